@@ -1,0 +1,15 @@
+# Finds every external dependency (all from Debian 12 packages; scripts/bootstrap installs them).
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(GSOAP REQUIRED IMPORTED_TARGET gsoap++)
+
+find_program(LATHER_SOAPCPP2 soapcpp2 REQUIRED)
+find_program(LATHER_WSDL2H wsdl2h REQUIRED)
+get_filename_component(_gsoap_bin "${LATHER_SOAPCPP2}" DIRECTORY)
+find_path(LATHER_GSOAP_IMPORT_DIR soap12.h
+  HINTS "${_gsoap_bin}/../share/gsoap/import" /usr/share/gsoap/import
+  NO_DEFAULT_PATH REQUIRED)
+
+find_package(Poco REQUIRED COMPONENTS Foundation Util Net Data DataSQLite)
+find_package(Boost 1.74 REQUIRED COMPONENTS thread chrono)
+find_package(pugixml REQUIRED)
+find_package(Threads REQUIRED)

@@ -1,0 +1,171 @@
+#include "service/connection.h"
+
+#include <boost/asio/buffer.hpp>
+#include <boost/asio/write.hpp>
+
+#include <array>
+
+#include "common/log.h"
+#include "service/event_loop.h"
+
+namespace lather {
+namespace {
+constexpr size_t kReadChunk = 16 * 1024;
+constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
+}  // namespace
+
+Connection::Connection(EventLoop* loop, boost::asio::ip::tcp::socket socket)
+    : loop_(loop), socket_(std::move(socket)), timer_(loop->io()), parser_(loop->options().http) {}
+
+void Connection::Start() {
+  boost::system::error_code ignored;
+  socket_.set_option(boost::asio::ip::tcp::no_delay(true), ignored);
+  SetPhase(Phase::kIdle);
+  Read();
+}
+
+void Connection::CloseIfIdle() {
+  if (phase_ == Phase::kIdle) Close();
+}
+
+void Connection::SetPhase(Phase phase) {
+  if (phase == phase_ && phase != Phase::kIdle) return;  // a phase's deadline runs from its start
+  phase_ = phase;
+  const ServerOptions& o = loop_->options();
+  std::chrono::milliseconds limit{};
+  switch (phase) {
+    case Phase::kIdle: limit = o.idle_timeout; break;
+    case Phase::kHead: limit = o.header_timeout; break;
+    case Phase::kBody: limit = o.body_timeout; break;
+    case Phase::kWriting: limit = o.body_timeout; break;  // a reader that never reads is cut off too
+    case Phase::kClosed: timer_.cancel(); return;
+  }
+  timer_.expires_after(limit);
+  timer_.async_wait([self = shared_from_this()](const boost::system::error_code& error) {
+    if (!error) self->OnDeadline();
+  });
+}
+
+void Connection::OnDeadline() {
+  switch (phase_) {
+    case Phase::kIdle:
+    case Phase::kWriting:
+      Close();
+      break;
+    case Phase::kHead:
+      Reject(408, "the request head did not arrive within " +
+                      std::to_string(loop_->options().header_timeout.count()) + " ms");
+      break;
+    case Phase::kBody:
+      Reject(408, "the request body did not arrive within " +
+                      std::to_string(loop_->options().body_timeout.count()) + " ms");
+      break;
+    case Phase::kClosed:
+      break;
+  }
+}
+
+void Connection::Read() {
+  if (in_.size() - in_used_ < kReadChunk / 2) in_.resize(in_used_ + kReadChunk);
+  socket_.async_read_some(
+      boost::asio::buffer(in_.data() + in_used_, in_.size() - in_used_),
+      [self = shared_from_this()](const boost::system::error_code& error, size_t bytes) {
+        self->OnRead(error, bytes);
+      });
+}
+
+void Connection::OnRead(const boost::system::error_code& error, size_t bytes) {
+  if (phase_ == Phase::kClosed) return;
+  if (error) {
+    // EOF or reset: the client is gone; a half-sent request is simply dropped (no side effect).
+    Close();
+    return;
+  }
+  in_used_ += bytes;
+  Process();
+}
+
+void Connection::Process() {
+  if (in_used_ == 0) {
+    if (loop_->stopping()) return Close();
+    SetPhase(Phase::kIdle);
+    return Read();
+  }
+  const std::string_view buffered(in_.data(), in_used_);
+  switch (parser_.Parse(buffered)) {
+    case HttpRequestParser::Result::kNeedMore: {
+      const HttpLimits& limits = loop_->options().http;
+      if (in_used_ > limits.max_header_bytes + 2 * limits.max_body_bytes) {
+        return Reject(413, "request framing overhead exceeds the message size limit");
+      }
+      SetPhase(parser_.head_complete() ? Phase::kBody : Phase::kHead);
+      if (parser_.head_complete() && parser_.request().expect_continue && !continue_sent_) {
+        return SendContinue();
+      }
+      return Read();
+    }
+    case HttpRequestParser::Result::kError:
+      return Reject(parser_.error_status(), parser_.error_reason());
+    case HttpRequestParser::Result::kComplete:
+      loop_->router().Route(parser_.request(), &response_);
+      if (loop_->stopping()) response_.close = true;
+      return Write();
+  }
+}
+
+void Connection::SendContinue() {
+  continue_sent_ = true;
+  boost::asio::async_write(socket_, boost::asio::buffer(kContinue.data(), kContinue.size()),
+                           [self = shared_from_this()](const boost::system::error_code& error, size_t) {
+                             if (error) return self->Close();
+                             self->Read();
+                           });
+}
+
+void Connection::Reject(int status, const std::string& reason) {
+  LogLine("rejected a request from " + [this] {
+    boost::system::error_code ec;
+    auto endpoint = socket_.remote_endpoint(ec);
+    return ec ? std::string("a closed peer") : endpoint.address().to_string() + ":" + std::to_string(endpoint.port());
+  }() + ": " + std::to_string(status) + " " + reason);
+  RequestRouter::Reject(status, reason, parser_.head_complete() ? parser_.request().content_type : "", "",
+                        &response_);
+  Write();
+}
+
+void Connection::Write() {
+  SetPhase(Phase::kWriting);
+  const std::array<boost::asio::const_buffer, 2> buffers = {
+      boost::asio::buffer(response_.head), boost::asio::buffer(response_.body)};
+  boost::asio::async_write(socket_, buffers,
+                           [self = shared_from_this()](const boost::system::error_code& error, size_t) {
+                             self->OnWritten(error);
+                           });
+}
+
+void Connection::OnWritten(const boost::system::error_code& error) {
+  if (error || response_.close || loop_->stopping()) {
+    if (!error) {
+      boost::system::error_code ignored;
+      socket_.shutdown(boost::asio::ip::tcp::socket::shutdown_send, ignored);
+    }
+    return Close();
+  }
+  const size_t consumed = parser_.consumed();
+  in_.erase(0, consumed);
+  in_used_ -= consumed;
+  parser_.Reset();
+  continue_sent_ = false;
+  phase_ = Phase::kIdle;
+  Process();  // a pipelined request may already be buffered
+}
+
+void Connection::Close() {
+  if (phase_ == Phase::kClosed) return;
+  SetPhase(Phase::kClosed);
+  boost::system::error_code ignored;
+  socket_.close(ignored);
+  loop_->Remove(shared_from_this());
+}
+
+}  // namespace lather

@@ -1,0 +1,56 @@
+// Connection: one client's keep-alive TCP connection on an EventLoop. Reads until a whole HTTP
+// request is buffered, has the loop's router answer it, writes the answer, and repeats (pipelined
+// requests are answered in order). Enforces the header, body and idle deadlines.
+// Owned by its EventLoop (shared_ptr kept alive by pending handlers); loop thread only.
+#pragma once
+
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/steady_timer.hpp>
+
+#include <memory>
+#include <string>
+
+#include "service/http_request_parser.h"
+#include "service/request_router.h"
+
+namespace lather {
+
+class EventLoop;
+
+class Connection : public std::enable_shared_from_this<Connection> {
+ public:
+  Connection(EventLoop* loop, boost::asio::ip::tcp::socket socket);
+
+  // Starts serving; call once, on the loop's thread.
+  void Start();
+
+  // Closes the connection now if no request is in progress (shutdown); otherwise it closes after
+  // the response it is working on.
+  void CloseIfIdle();
+
+ private:
+  enum class Phase { kIdle, kHead, kBody, kWriting, kClosed };
+
+  void Read();
+  void OnRead(const boost::system::error_code& error, size_t bytes);
+  void Process();
+  void Write();
+  void OnWritten(const boost::system::error_code& error);
+  void SendContinue();
+  void Reject(int status, const std::string& reason);
+  void SetPhase(Phase phase);
+  void OnDeadline();
+  void Close();
+
+  EventLoop* loop_;
+  boost::asio::ip::tcp::socket socket_;
+  boost::asio::steady_timer timer_;
+  std::string in_;            // unconsumed bytes; starts at the current request
+  size_t in_used_ = 0;        // bytes of in_ that hold data (the rest is read space)
+  HttpRequestParser parser_;
+  HttpResponse response_;
+  Phase phase_ = Phase::kIdle;
+  bool continue_sent_ = false;
+};
+
+}  // namespace lather

@@ -1,0 +1,44 @@
+#include "service/event_loop.h"
+
+#include <exception>
+#include <vector>
+
+#include "common/log.h"
+#include "service/connection.h"
+
+namespace lather {
+
+EventLoop::EventLoop(const ServerOptions& options, std::unique_ptr<CounterStore> store,
+                     std::string local_address)
+    : options_(options),
+      work_(boost::asio::make_work_guard(io_)),
+      operations_(std::move(store)),
+      engine_(&operations_, options.soap),
+      router_(&engine_, std::move(local_address)) {}
+
+void EventLoop::Run() {
+  for (;;) {
+    try {
+      io_.run();
+      return;
+    } catch (const std::exception& e) {
+      LogLine(std::string("event loop: unexpected exception: ") + e.what());
+    } catch (...) {
+      LogLine("event loop: unexpected exception");
+    }
+  }
+}
+
+void EventLoop::BeginStop() {
+  stopping_ = true;
+  work_.reset();
+  // Copy: closing a connection removes it from the set.
+  const std::vector<std::shared_ptr<Connection>> connections(connections_.begin(), connections_.end());
+  for (const auto& connection : connections) connection->CloseIfIdle();
+}
+
+void EventLoop::Add(const std::shared_ptr<Connection>& connection) { connections_.insert(connection); }
+
+void EventLoop::Remove(const std::shared_ptr<Connection>& connection) { connections_.erase(connection); }
+
+}  // namespace lather

@@ -1,0 +1,88 @@
+// HttpRequestParser: an incremental HTTP/1.1 request parser for the service's connections.
+// It reads the request line and headers, frames the body (Content-Length or chunked) within
+// HttpLimits, and rejects bad framing with the status the contract names (400, 411, 413, 414, 431, 501).
+// The caller keeps all unconsumed bytes in one buffer starting at the request and calls Parse()
+// each time bytes arrive. One parser per connection; not thread-safe. Reused across requests so
+// its strings keep their capacity (no allocation per request once warm).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace lather {
+
+struct HttpLimits {
+  size_t max_request_line = 8 * 1024;     // longer request line: 414
+  size_t max_header_bytes = 16 * 1024;    // request line + headers; beyond: 431
+  size_t max_header_count = 100;          // beyond: 431
+  size_t max_body_bytes = 16 * 1024 * 1024;  // beyond: 413 (from Content-Length, before reading)
+};
+
+// What the parser extracted from one request. Views point into the parser's own strings or into
+// the caller's buffer; they are valid until the next Parse() or Reset().
+struct HttpRequest {
+  std::string_view method;
+  std::string_view path;      // target without the query
+  std::string_view query;     // after '?', without it; empty when none
+  std::string_view content_type;
+  std::string_view content_encoding;
+  std::string_view soap_action;  // SOAPAction header, quotes removed
+  std::string_view host;
+  bool has_soap_action = false;
+  bool keep_alive = true;     // HTTP/1.1 default, "Connection: close" or HTTP/1.0 turn it off
+  bool expect_continue = false;
+  bool body_framed = false;   // Content-Length or chunked was given
+  std::string_view body;
+};
+
+class HttpRequestParser {
+ public:
+  enum class Result { kNeedMore, kComplete, kError };
+
+  explicit HttpRequestParser(const HttpLimits& limits) : limits_(limits) {}
+
+  // Parses `buffer`, which holds every unconsumed byte, starting at the request's first byte.
+  // kComplete: request() is filled and consumed() bytes belong to it. kError: error_status() and
+  // error_reason() say why; the connection must answer and close. kNeedMore: call again with more.
+  Result Parse(std::string_view buffer);
+
+  const HttpRequest& request() const { return request_; }
+  size_t consumed() const { return consumed_; }
+  // True once the head is parsed (the body may still be arriving).
+  bool head_complete() const { return state_ != State::kHead; }
+  int error_status() const { return error_status_; }
+  const std::string& error_reason() const { return error_reason_; }
+
+  // Prepares for the next request on the same connection.
+  void Reset();
+
+ private:
+  enum class State { kHead, kBody, kChunkSize, kChunkData, kChunkDataEnd, kTrailer, kDone };
+
+  Result Fail(int status, std::string reason);
+  Result ParseHead(std::string_view head);
+  Result ParseHeader(std::string_view line);
+  Result ParseChunked(std::string_view buffer);
+
+  const HttpLimits& limits_;
+  State state_ = State::kHead;
+  size_t scan_from_ = 0;    // where the search for the end of the head resumes
+  size_t body_start_ = 0;
+  size_t pos_ = 0;          // chunked: next unparsed byte
+  uint64_t content_length_ = 0;
+  uint64_t chunk_left_ = 0;
+  bool has_content_length_ = false;
+  bool chunked_ = false;
+  size_t header_count_ = 0;
+  size_t consumed_ = 0;
+  int error_status_ = 0;
+  std::string error_reason_;
+  // Owned copies of the head fields (the caller's buffer may move while the body arrives).
+  std::string method_, target_, content_type_, content_encoding_, soap_action_, host_;
+  std::string chunked_body_;
+  HttpRequest request_;
+};
+
+}  // namespace lather

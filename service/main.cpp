@@ -1,0 +1,86 @@
+// lather-service: serves the Lather SOAP contract (wsdl/lather.wsdl) over HTTP on /soap.
+#include <csignal>
+#include <cstdio>
+#include <pthread.h>
+
+#include "LatherSoap.nsmap"
+#include "common/flag_parser.h"
+#include "common/log.h"
+#include "service/server.h"
+
+namespace {
+
+// Exit codes: 0 after a clean stop, 1 runtime failure (address in use, store), 64 bad usage.
+constexpr int kExitFailure = 1;
+constexpr int kExitUsage = 64;
+
+lather::Status ParseOptions(int argc, char** argv, lather::ServerOptions* options, bool* help,
+                            std::string* port_file, std::string* usage) {
+  lather::FlagParser flags("lather-service [flags]");
+  int64_t threads = 0, max_body = static_cast<int64_t>(options->http.max_body_bytes);
+  flags.AddString("listen", 'l', "HOST:PORT", "address to serve on; port 0 picks a free one (default 127.0.0.1:8080)",
+                  &options->listen);
+  flags.AddString("store", 's', "sqlite:PATH", "counter store (default sqlite:lather.db)", &options->store);
+  flags.AddInt("threads", 't', "N", "event-loop threads (default: one per core)", 0, 256, &threads);
+  flags.AddInt("max-message", 0, "BYTES", "largest request body accepted (default 16777216)", 1,
+               int64_t{1} << 31, &max_body);
+  flags.AddString("port-file", 0, "FILE", "write the bound port to FILE once listening", port_file);
+  flags.AddBool("help", 'h', "print this help", help);
+  *usage = flags.Usage();
+  std::vector<std::string> positional;
+  lather::Status s = flags.Parse(argc, argv, &positional);
+  if (!s.ok()) return s;
+  if (!positional.empty()) return lather::Status::InvalidArgument("unexpected argument '" + positional[0] + "'");
+  options->threads = static_cast<int>(threads);
+  options->http.max_body_bytes = static_cast<size_t>(max_body);
+  return lather::Status::Ok();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  lather::SetLogProgramName("lather-service");
+  lather::ServerOptions options;
+  bool help = false;
+  std::string port_file, usage;
+  lather::Status s = ParseOptions(argc, argv, &options, &help, &port_file, &usage);
+  if (help) {
+    std::fputs(usage.c_str(), stdout);
+    return 0;
+  }
+  if (!s.ok()) {
+    std::fprintf(stderr, "lather-service: %s\n", s.message().c_str());
+    return kExitUsage;
+  }
+
+  // SIGINT/SIGTERM are taken by sigwait() below; every thread started later inherits the mask.
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGINT);
+  sigaddset(&stop_signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+  std::signal(SIGPIPE, SIG_IGN);
+
+  std::unique_ptr<lather::Server> server;
+  s = lather::Server::Start(options, &server);
+  if (!s.ok()) {
+    lather::LogLine("cannot start: " + s.message());
+    return kExitFailure;
+  }
+  lather::LogLine("listening on http://" + server->address() + "/soap (store " + options.store + ")");
+  if (!port_file.empty()) {
+    FILE* f = std::fopen(port_file.c_str(), "w");
+    if (f == nullptr || std::fprintf(f, "%u\n", server->port()) < 0 || std::fclose(f) != 0) {
+      lather::LogLine("cannot write --port-file " + port_file);
+      return kExitFailure;
+    }
+  }
+
+  int signal_number = 0;
+  sigwait(&stop_signals, &signal_number);
+  lather::LogLine(std::string("stopping on ") + (signal_number == SIGINT ? "SIGINT" : "SIGTERM"));
+  server->Stop();
+  server->Wait();
+  lather::LogLine("stopped");
+  return 0;
+}

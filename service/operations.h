@@ -1,0 +1,47 @@
+// Operations: the semantics of the contract's operations on plain C++ types (no gSOAP here).
+// An Operations object is used by one engine thread at a time; it owns that thread's CounterStore.
+// Errors: InvalidArgument becomes a Client/Sender fault, anything else a Server/Receiver fault.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "common/status.h"
+#include "service/counter_store.h"
+
+namespace lather {
+
+// Longest counter name, in characters (Unicode code points), as the WSDL's CounterName says.
+inline constexpr size_t kMaxCounterNameChars = 64;
+
+class Operations {
+ public:
+  // `store` may be null: the counter operations then answer Unavailable.
+  explicit Operations(std::unique_ptr<CounterStore> store);
+
+  // value + 1; InvalidArgument for 2147483647, which has no successor in xsd:int.
+  Status Increment(int32_t value, int32_t* result) const;
+
+  // "Hello World".
+  static const char* HelloWorld() { return "Hello World"; }
+
+  // Adds 1 to the named counter durably and returns the new value; InvalidArgument for a name
+  // that is empty, longer than 64 characters or not valid UTF-8.
+  Status IncCounter(const std::string& name, int64_t* result);
+
+  // The named counter's value, 0 for an unknown name.
+  Status GetCounter(const std::string& name, int64_t* result);
+
+ private:
+  std::unique_ptr<CounterStore> store_;
+};
+
+// True if `text` is an xsd:dateTime lexical value: [-]YYYY-MM-DDThh:mm:ss[.f+][Z|(+|-)hh:mm].
+bool IsXsdDateTime(std::string_view text);
+
+// Number of code points in `text`, or -1 if it is not valid UTF-8.
+long Utf8Length(std::string_view text);
+
+}  // namespace lather

@@ -1,0 +1,51 @@
+// RequestRouter: answers one parsed HTTP request: POST /soap goes to the SoapEngine, GET /soap?wsdl
+// returns the WSDL, GET /healthz says the service is up; anything else gets the contract's HTTP
+// status with a SOAP Fault body. One router per event-loop thread; not thread-safe.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "service/http_request_parser.h"
+#include "service/soap_adapter.h"
+
+namespace lather {
+
+// A response ready to write: `head` (status line and headers) then `body`.
+struct HttpResponse {
+  std::string head;
+  std::string body;
+  bool close = false;  // close the connection after writing
+
+  void Clear() {
+    head.clear();
+    body.clear();
+    close = false;
+  }
+};
+
+class RequestRouter {
+ public:
+  // `local_address` ("127.0.0.1:8080") names the service when a request has no Host header.
+  RequestRouter(SoapEngine* engine, std::string local_address);
+
+  void set_local_address(std::string address) { local_address_ = std::move(address); }
+
+  // Fills *response (cleared first) for `request`.
+  void Route(const HttpRequest& request, HttpResponse* response);
+
+  // Fills *response with a rejection made before a request could be parsed (bad framing, limits,
+  // timeouts): `status`, a Fault of the version `content_type` announces (1.1 when unknown) and
+  // Connection: close. `extra_headers` are added as they are (each ending in CRLF).
+  static void Reject(int status, std::string_view reason, std::string_view content_type,
+                     std::string_view extra_headers, HttpResponse* response);
+
+ private:
+  void ServeSoap(const HttpRequest& request, HttpResponse* response);
+
+  SoapEngine* engine_;
+  std::string local_address_;
+};
+
+}  // namespace lather

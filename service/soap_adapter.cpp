@@ -1,0 +1,246 @@
+#include "service/soap_adapter.h"
+
+#include <cstring>
+#include <exception>
+
+#include "common/log.h"
+#include "service/xml_prolog.h"
+#include "soapLatherSoapService.h"
+
+namespace lather {
+namespace {
+
+constexpr const char* kOperationNames[] = {"Increment", "HelloWorld", "IncCounter", "GetCounter",
+                                           "EchoDataSamples"};
+
+// The operation named by an action such as "urn:lather:v1#Increment" or "urn:lather:v1/Increment";
+// empty when the action names none of ours.
+std::string_view OperationOfAction(std::string_view action) {
+  constexpr std::string_view kPrefix = "urn:lather:v1";
+  if (action.substr(0, kPrefix.size()) != kPrefix || action.size() < kPrefix.size() + 2) return {};
+  const char sep = action[kPrefix.size()];
+  if (sep != '#' && sep != '/') return {};
+  const std::string_view name = action.substr(kPrefix.size() + 1);
+  for (const char* op : kOperationNames) {
+    if (name == op) return name;
+  }
+  return {};
+}
+
+// Validates every dateTime of a sample tree (the typemap keeps them as strings).
+int CheckSamples(struct soap* soap, const l__DataSampleList* list, int depth) {
+  if (list == nullptr) return SOAP_OK;
+  for (const l__DataSample* sample : list->sample) {
+    if (sample == nullptr) continue;
+    if (!IsXsdDateTime(sample->dateOfBirth)) {
+      std::string reason = "dateOfBirth '" + sample->dateOfBirth.substr(0, 64) + "' is not an xsd:dateTime";
+      return soap_sender_fault(soap, soap_strdup(soap, reason.c_str()), nullptr);
+    }
+    if (depth > 0 && CheckSamples(soap, sample->children, depth - 1) != SOAP_OK) return soap->error;
+  }
+  return SOAP_OK;
+}
+
+}  // namespace
+
+// The generated service with our operations plugged in. Each method converts between gSOAP types
+// and plain C++ and turns a Status into a fault.
+class SoapEngine::Handler : public LatherSoapService {
+ public:
+  Handler(struct soap* context, SoapEngine* engine) : LatherSoapService(context), engine_(engine) {}
+
+  LatherSoapService* copy() override { return nullptr; }  // never copied: one handler per engine
+
+  // The generated dispatch() calls this before every operation to reset the modes and the
+  // namespace table, which also resets soap->version to the table's default (1.2) after the
+  // envelope told it otherwise. The base constructor has already done the initialisation once.
+  void LatherSoapService_init(soap_mode, soap_mode) override {}
+
+  int Increment(_l__Increment* request, _l__IncrementResponse& response) override {
+    if (int err = engine_->CheckAction("Increment")) return err;
+    return engine_->Fault(engine_->operations_->Increment(request->value, &response.result));
+  }
+
+  int HelloWorld(_l__HelloWorld*, _l__HelloWorldResponse& response) override {
+    if (int err = engine_->CheckAction("HelloWorld")) return err;
+    response.result = Operations::HelloWorld();
+    return SOAP_OK;
+  }
+
+  int IncCounter(_l__IncCounter* request, _l__IncCounterResponse& response) override {
+    if (int err = engine_->CheckAction("IncCounter")) return err;
+    int64_t value = 0;
+    Status s = engine_->operations_->IncCounter(request->name, &value);
+    response.result = value;
+    return engine_->Fault(s);
+  }
+
+  int GetCounter(_l__GetCounter* request, _l__GetCounterResponse& response) override {
+    if (int err = engine_->CheckAction("GetCounter")) return err;
+    int64_t value = 0;
+    Status s = engine_->operations_->GetCounter(request->name, &value);
+    response.result = value;
+    return engine_->Fault(s);
+  }
+
+  int EchoDataSamples(_l__EchoDataSamples* request, _l__EchoDataSamplesResponse& response) override {
+    if (int err = engine_->CheckAction("EchoDataSamples")) return err;
+    if (int err = CheckSamples(soap, request->samples, soap->maxlevel)) return err;
+    // The response shares the request's objects: both live until soap_destroy after sending.
+    response.samples = request->samples;
+    return SOAP_OK;
+  }
+
+  // wsdl2h also declares the SOAP 1.2 binding's operations (suffix _); dispatch() never reaches
+  // them (the 1.1 ones match the same elements first) but they must exist: same behaviour.
+  int Increment_(_l__Increment* q, _l__IncrementResponse& r) override { return Increment(q, r); }
+  int HelloWorld_(_l__HelloWorld* q, _l__HelloWorldResponse& r) override { return HelloWorld(q, r); }
+  int IncCounter_(_l__IncCounter* q, _l__IncCounterResponse& r) override { return IncCounter(q, r); }
+  int GetCounter_(_l__GetCounter* q, _l__GetCounterResponse& r) override { return GetCounter(q, r); }
+  int EchoDataSamples_(_l__EchoDataSamples* q, _l__EchoDataSamplesResponse& r) override {
+    return EchoDataSamples(q, r);
+  }
+
+ private:
+  SoapEngine* engine_;
+};
+
+SoapEngine::SoapEngine(Operations* operations, const SoapEngineLimits& limits)
+    : operations_(operations) {
+  // Plain mode: gSOAP reads and writes the XML only; the connection code does HTTP.
+  // Strict: missing or unexpected elements are faults, not silently defaulted.
+  soap_ = soap_new2(SOAP_ENC_PLAIN | SOAP_XML_STRICT | SOAP_C_UTFSTRING,
+                    SOAP_ENC_PLAIN | SOAP_IO_BUFFER | SOAP_C_UTFSTRING);
+  soap_->user = this;
+  soap_->frecv = &SoapEngine::Receive;
+  soap_->fsend = &SoapEngine::Send;
+  soap_->fpoll = [](struct soap*) { return static_cast<int>(SOAP_OK); };
+  soap_->fclose = [](struct soap*) { return static_cast<int>(SOAP_OK); };
+  soap_->maxlevel = static_cast<unsigned short>(limits.max_xml_depth);
+  soap_->maxoccurs = limits.max_occurs;
+  handler_ = std::make_unique<Handler>(soap_, this);
+}
+
+SoapEngine::~SoapEngine() {
+  handler_.reset();
+  soap_destroy(soap_);
+  soap_end(soap_);
+  soap_free(soap_);
+}
+
+size_t SoapEngine::Receive(struct soap* soap, char* buffer, size_t length) {
+  auto* engine = static_cast<SoapEngine*>(soap->user);
+  const std::string_view body = engine->call_->body;
+  const size_t n = std::min(length, body.size() - engine->read_offset_);
+  std::memcpy(buffer, body.data() + engine->read_offset_, n);
+  engine->read_offset_ += n;
+  return n;
+}
+
+int SoapEngine::Send(struct soap* soap, const char* data, size_t length) {
+  static_cast<SoapEngine*>(soap->user)->out_->append(data, length);
+  return SOAP_OK;
+}
+
+int SoapEngine::CheckAction(const char* operation) {
+  const std::string_view named = OperationOfAction(call_->action);
+  if (named.empty() || named == operation) return SOAP_OK;
+  std::string reason = "the action names operation " + std::string(named) + " but the Body holds " + operation;
+  return soap_sender_fault(soap_, soap_strdup(soap_, reason.c_str()), nullptr);
+}
+
+int SoapEngine::Fault(const Status& status) {
+  if (status.ok()) return SOAP_OK;
+  const char* reason = soap_strdup(soap_, status.message().c_str());
+  if (status.kind() == Status::Kind::kInvalidArgument) return soap_sender_fault(soap_, reason, nullptr);
+  LogLine("operation failed: " + status.ToString());
+  return soap_receiver_fault(soap_, reason, nullptr);
+}
+
+SoapOutcome SoapEngine::Serve(const SoapCall& call, std::string* response_body) {
+  call_ = &call;
+  envelope_version_ = 0;
+  read_offset_ = 0;
+  out_ = response_body;
+  soap_->socket = SOAP_INVALID_SOCKET;
+  soap_->recvfd = -1;
+  soap_->sendfd = -1;
+  soap_->buflen = soap_->bufidx = 0;
+  soap_->error = SOAP_OK;
+  try {
+    const XmlProlog prolog = ScanXmlProlog(call.body);
+    if (prolog.has_doctype) {
+      soap_set_version(soap_, static_cast<short>(call.content_type_version));
+      soap_sender_fault(soap_, "a DTD (<!DOCTYPE>) is not allowed in a SOAP message", nullptr);
+    } else if (BeginServe() == SOAP_OK) {
+      envelope_version_ = soap_->version;
+      if (soap_->version == 0) {
+        RefuseNonEnvelope(prolog.root_name);
+      } else if (soap_->version != call.content_type_version) {
+        const char* reason = soap_->version == 2
+            ? "a SOAP 1.2 envelope must be sent with Content-Type application/soap+xml, not text/xml"
+            : "a SOAP 1.1 envelope must be sent with Content-Type text/xml, not application/soap+xml";
+        soap_sender_fault(soap_, reason, nullptr);
+      } else {
+        handler_->dispatch();
+      }
+    }
+  } catch (const std::exception& e) {
+    LogLine(std::string("exception in a SOAP call: ") + e.what());
+    soap_receiver_fault(soap_, "internal error", nullptr);
+  } catch (...) {
+    LogLine("unknown exception in a SOAP call");
+    soap_receiver_fault(soap_, "internal error", nullptr);
+  }
+  return Finish();
+}
+
+int SoapEngine::BeginServe() {
+  // soap_begin_serve() without its soap_send_fault(): Finish() sends the one fault.
+  soap_begin(soap_);
+  if (soap_begin_recv(soap_) || soap_envelope_begin_in(soap_) || soap_recv_header(soap_) ||
+      soap_body_begin_in(soap_)) {
+    return soap_->error;
+  }
+  return SOAP_OK;
+}
+
+void SoapEngine::RefuseNonEnvelope(std::string_view root_name) {
+  soap_set_version(soap_, static_cast<short>(call_->content_type_version));
+  const size_t colon = root_name.find(':');
+  const std::string_view local = colon == std::string_view::npos ? root_name : root_name.substr(colon + 1);
+  if (local == "Envelope") {
+    soap_->error = SOAP_VERSIONMISMATCH;  // an Envelope in a namespace that is neither 1.1 nor 1.2
+    return;
+  }
+  std::string reason = root_name.empty()
+      ? std::string("the request is not a well-formed XML document")
+      : "the document element <" + std::string(root_name.substr(0, 64)) + "> is not a SOAP Envelope";
+  soap_sender_fault(soap_, soap_strdup(soap_, reason.c_str()), nullptr);
+}
+
+SoapOutcome SoapEngine::Finish() {
+  SoapOutcome outcome;
+  if (soap_->error != SOAP_OK) {
+    // A fault speaks the request's envelope version, or the Content-Type's when no envelope was read.
+    const int version = envelope_version_ != 0 ? envelope_version_ : call_->content_type_version;
+    soap_set_version(soap_, static_cast<short>(version));
+    out_->clear();  // drop a partial response, if any
+    soap_send_fault(soap_);
+    outcome.http_status = 500;
+    if (soap_->version == 2) {
+      const char** code = soap_faultcode(soap_);
+      if (code != nullptr && *code != nullptr && std::strstr(*code, "Sender") != nullptr) {
+        outcome.http_status = 400;
+      }
+    }
+  }
+  outcome.soap_version = soap_->version == 2 ? 2 : 1;
+  soap_destroy(soap_);
+  soap_end(soap_);
+  call_ = nullptr;
+  out_ = nullptr;
+  return outcome;
+}
+
+}  // namespace lather

@@ -1,0 +1,70 @@
+// SoapEngine: runs gSOAP's generated LatherSoapService on a request body that is already in
+// memory and writes the response envelope to a string; the connection code owns HTTP and sockets.
+// One gSOAP context per engine, reused for every call (soap_destroy + soap_end after each).
+// Not thread-safe: one engine per event-loop thread.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "service/operations.h"
+
+struct soap;
+
+namespace lather {
+
+struct SoapEngineLimits {
+  int max_xml_depth = 500;         // deeper nesting is a Client/Sender fault
+  size_t max_occurs = 100000;      // most repetitions of one element (e.g. samples)
+};
+
+// One SOAP request as the HTTP layer framed it.
+struct SoapCall {
+  std::string_view body;
+  int content_type_version = 1;  // 1 for text/xml, 2 for application/soap+xml
+  std::string_view action;       // SOAPAction (1.1) or the action parameter (1.2); may be empty
+};
+
+struct SoapOutcome {
+  int http_status = 200;
+  int soap_version = 1;  // the version of the response envelope
+};
+
+class SoapEngine {
+ public:
+  SoapEngine(Operations* operations, const SoapEngineLimits& limits);
+  ~SoapEngine();
+  SoapEngine(const SoapEngine&) = delete;
+  SoapEngine& operator=(const SoapEngine&) = delete;
+
+  // Dispatches `call` to the operation its Body names and appends the response envelope (or a
+  // Fault of the request's SOAP version) to *response_body. Never throws.
+  SoapOutcome Serve(const SoapCall& call, std::string* response_body);
+
+ private:
+  class Handler;
+  friend class Handler;
+
+  static size_t Receive(struct soap* soap, char* buffer, size_t length);
+  static int Send(struct soap* soap, const char* data, size_t length);
+  // A fault for an action header naming another operation than the Body; SOAP_OK otherwise.
+  int CheckAction(const char* operation);
+  int Fault(const Status& status);
+  // Reads the envelope up to the first Body child; the gSOAP error code on failure.
+  int BeginServe();
+  // Faults a request whose document element is not a SOAP 1.1/1.2 Envelope (VersionMismatch
+  // for an Envelope in another namespace).
+  void RefuseNonEnvelope(std::string_view root_name);
+  SoapOutcome Finish();
+
+  Operations* operations_;
+  struct soap* soap_;
+  std::unique_ptr<Handler> handler_;
+  const SoapCall* call_ = nullptr;
+  int envelope_version_ = 0;  // 1 or 2 once gSOAP has read the Envelope, else 0
+  size_t read_offset_ = 0;
+  std::string* out_ = nullptr;
+};
+
+}  // namespace lather
