@@ -1,0 +1,225 @@
+#include "client/soap_client.h"
+
+#include <utility>
+
+#include "soapLatherSoapProxy.h"
+
+namespace lather {
+
+// The generated proxy, with hooks that count the bytes crossing the socket.
+class Client::Proxy : public LatherSoapProxy {
+ public:
+  Proxy(soap_mode imode, soap_mode omode, Client* owner) : LatherSoapProxy(imode, omode), owner_(owner) {
+    soap->user = this;
+    default_send_ = soap->fsend;
+    default_recv_ = soap->frecv;
+    soap->fsend = &Proxy::CountingSend;
+    soap->frecv = &Proxy::CountingRecv;
+  }
+
+ private:
+  static int CountingSend(struct soap* s, const char* data, size_t length) {
+    auto* self = static_cast<Proxy*>(s->user);
+    self->owner_->bytes_sent_ += length;
+    return self->default_send_(s, data, length);
+  }
+  static size_t CountingRecv(struct soap* s, char* data, size_t length) {
+    auto* self = static_cast<Proxy*>(s->user);
+    const size_t n = self->default_recv_(s, data, length);
+    self->owner_->bytes_received_ += n;
+    return n;
+  }
+
+  Client* owner_;
+  int (*default_send_)(struct soap*, const char*, size_t);
+  size_t (*default_recv_)(struct soap*, char*, size_t);
+};
+
+namespace {
+
+// Namespace tables with SOAP 1.1 or 1.2 as the envelope version to send; both accept either in
+// responses (third column). The generated .nsmap defaults to 1.2 because the WSDL has a 1.2 binding.
+const Namespace kNamespaces11[] = {
+    {"SOAP-ENV", "http://schemas.xmlsoap.org/soap/envelope/", "http://www.w3.org/*/soap-envelope", nullptr},
+    {"SOAP-ENC", "http://schemas.xmlsoap.org/soap/encoding/", "http://www.w3.org/*/soap-encoding", nullptr},
+    {"xsi", "http://www.w3.org/2001/XMLSchema-instance", "http://www.w3.org/*/XMLSchema-instance", nullptr},
+    {"xsd", "http://www.w3.org/2001/XMLSchema", "http://www.w3.org/*/XMLSchema", nullptr},
+    {"l", "urn:lather:v1", nullptr, nullptr},
+    {nullptr, nullptr, nullptr, nullptr}};
+const Namespace kNamespaces12[] = {
+    {"SOAP-ENV", "http://www.w3.org/2003/05/soap-envelope", "http://schemas.xmlsoap.org/soap/envelope/", nullptr},
+    {"SOAP-ENC", "http://www.w3.org/2003/05/soap-encoding", "http://schemas.xmlsoap.org/soap/encoding/", nullptr},
+    {"xsi", "http://www.w3.org/2001/XMLSchema-instance", "http://www.w3.org/*/XMLSchema-instance", nullptr},
+    {"xsd", "http://www.w3.org/2001/XMLSchema", "http://www.w3.org/*/XMLSchema", nullptr},
+    {"l", "urn:lather:v1", nullptr, nullptr},
+    {nullptr, nullptr, nullptr, nullptr}};
+
+void ToSoap(struct soap* soap, const DataSample& in, l__DataSample* out);
+
+l__DataSampleList* ToSoapList(struct soap* soap, const std::vector<DataSample>& in) {
+  auto* list = soap_new_l__DataSampleList(soap);
+  list->sample.reserve(in.size());
+  for (const DataSample& sample : in) {
+    auto* s = soap_new_l__DataSample(soap);
+    ToSoap(soap, sample, s);
+    list->sample.push_back(s);
+  }
+  return list;
+}
+
+l__StringList* ToSoapStrings(struct soap* soap, const std::vector<std::string>& in) {
+  auto* list = soap_new_l__StringList(soap);
+  list->item = in;
+  return list;
+}
+
+void ToSoap(struct soap* soap, const DataSample& in, l__DataSample* out) {
+  out->firstname = in.firstname;
+  out->lastname = in.lastname;
+  out->city = in.city;
+  out->zip = in.zip;
+  out->email = in.email;
+  out->contactNos = ToSoapStrings(soap, in.contact_nos);
+  out->designation = in.designation;
+  out->experience = in.experience;
+  out->salary = in.salary;
+  out->companiesWorkedFor = ToSoapStrings(soap, in.companies_worked_for);
+  out->dateOfBirth = in.date_of_birth;
+  out->isMarried = in.is_married;
+  out->children = ToSoapList(soap, in.children);
+}
+
+void FromSoapList(const l__DataSampleList* in, std::vector<DataSample>* out);
+
+void FromSoap(const l__DataSample& in, DataSample* out) {
+  out->firstname = in.firstname;
+  out->lastname = in.lastname;
+  out->city = in.city;
+  out->zip = in.zip;
+  out->email = in.email;
+  if (in.contactNos != nullptr) out->contact_nos = in.contactNos->item;
+  out->designation = in.designation;
+  out->experience = in.experience;
+  out->salary = in.salary;
+  if (in.companiesWorkedFor != nullptr) out->companies_worked_for = in.companiesWorkedFor->item;
+  out->date_of_birth = in.dateOfBirth;
+  out->is_married = in.isMarried;
+  FromSoapList(in.children, &out->children);
+}
+
+void FromSoapList(const l__DataSampleList* in, std::vector<DataSample>* out) {
+  out->clear();
+  if (in == nullptr) return;
+  out->resize(in->sample.size());
+  for (size_t i = 0; i < in->sample.size(); ++i) {
+    if (in->sample[i] != nullptr) FromSoap(*in->sample[i], &(*out)[i]);
+  }
+}
+
+}  // namespace
+
+Client::Client(ClientOptions options) : options_(std::move(options)) {
+  // Keep-alive: one connection for all calls. IO_STORE: one serialization pass, then send with
+  // Content-Length. Strict input: a response missing an element is an error, not a zero.
+  proxy_ = std::make_unique<Proxy>(SOAP_IO_KEEPALIVE | SOAP_XML_STRICT | SOAP_C_UTFSTRING,
+                                   SOAP_IO_KEEPALIVE | SOAP_IO_STORE | SOAP_C_UTFSTRING, this);
+  soap_ = proxy_->soap;
+  soap_set_namespaces(soap_, options_.soap12 ? kNamespaces12 : kNamespaces11);
+  proxy_->soap_endpoint = options_.url.c_str();  // the proxy keeps the pointer: options_ owns it
+  soap_->connect_timeout = options_.timeout_seconds;
+  soap_->send_timeout = options_.timeout_seconds;
+  soap_->recv_timeout = options_.timeout_seconds;
+}
+
+Client::~Client() {
+  proxy_->destroy();
+}
+
+void Client::BeginCall() {
+  bytes_sent_ = bytes_received_ = 0;
+}
+
+Status Client::EndCall(int error) {
+  Status status;
+  if (error != SOAP_OK) {
+    const char* reason = soap_fault_string(soap_);
+    std::string text = reason != nullptr ? reason
+                       : error == SOAP_EOF ? "the connection closed before a complete response arrived"
+                                           : "unknown error";
+    if (const char* detail = soap_fault_detail(soap_)) {
+      if (*detail != '\0') text += std::string(" (") + detail + ")";
+    }
+    if (error == SOAP_FAULT || error == SOAP_CLI_FAULT || error == SOAP_SVR_FAULT ||
+        error == SOAP_VERSIONMISMATCH || error == SOAP_MUSTUNDERSTAND) {
+      const char** code = soap_faultcode(soap_);
+      std::string code_text = (code != nullptr && *code != nullptr) ? *code : "SOAP-ENV:Server";
+      if (soap_->version == 2) {
+        const char* sub = soap_fault_subcode(soap_);
+        if (sub != nullptr) code_text += std::string("/") + sub;
+      }
+      status = Status::Fault(code_text, text);
+    } else if (error == SOAP_TCP_ERROR || error == SOAP_EOF || error == SOAP_SSL_ERROR) {
+      status = soap_->errnum == ETIMEDOUT || soap_->errnum == EAGAIN
+                   ? Status::Timeout("no answer from " + options_.url + " within " +
+                                     std::to_string(options_.timeout_seconds) + " s")
+                   : Status::IOError(options_.url + ": " + text);
+      soap_closesock(soap_);
+    } else {
+      status = Status::Internal(text + " (gSOAP error " + std::to_string(error) + ")");
+      soap_closesock(soap_);
+    }
+  }
+  proxy_->destroy();  // soap_destroy + soap_end: free this call's objects
+  return status;
+}
+
+Status Client::Increment(int32_t value, int32_t* result) {
+  BeginCall();
+  _l__Increment request;
+  request.value = value;
+  _l__IncrementResponse response;
+  const int error = proxy_->Increment(&request, response);
+  if (error == SOAP_OK) *result = response.result;
+  return EndCall(error);
+}
+
+Status Client::HelloWorld(std::string* result) {
+  BeginCall();
+  _l__HelloWorld request;
+  _l__HelloWorldResponse response;
+  const int error = proxy_->HelloWorld(&request, response);
+  if (error == SOAP_OK) *result = response.result;
+  return EndCall(error);
+}
+
+Status Client::IncCounter(const std::string& name, int64_t* result) {
+  BeginCall();
+  _l__IncCounter request;
+  request.name = name;
+  _l__IncCounterResponse response;
+  const int error = proxy_->IncCounter(&request, response);
+  if (error == SOAP_OK) *result = response.result;
+  return EndCall(error);
+}
+
+Status Client::GetCounter(const std::string& name, int64_t* result) {
+  BeginCall();
+  _l__GetCounter request;
+  request.name = name;
+  _l__GetCounterResponse response;
+  const int error = proxy_->GetCounter(&request, response);
+  if (error == SOAP_OK) *result = response.result;
+  return EndCall(error);
+}
+
+Status Client::EchoDataSamples(const std::vector<DataSample>& samples, std::vector<DataSample>* echoed) {
+  BeginCall();
+  _l__EchoDataSamples request;
+  request.samples = ToSoapList(soap_, samples);
+  _l__EchoDataSamplesResponse response;
+  const int error = proxy_->EchoDataSamples(&request, response);
+  if (error == SOAP_OK) FromSoapList(response.samples, echoed);
+  return EndCall(error);
+}
+
+}  // namespace lather

@@ -1,0 +1,63 @@
+// Client: a typed Lather client over the gSOAP-generated proxy, one keep-alive connection.
+// Each call returns a Status: ok, Fault (the server's fault code and reason), IOError (connect,
+// reset), Timeout, or Internal. A Client is not thread-safe; use one per thread.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "client/data_sample.h"
+#include "common/status.h"
+
+struct soap;
+
+namespace lather {
+
+struct ClientOptions {
+  // The service endpoint.
+  std::string url = "http://127.0.0.1:8080/soap";
+  // Send SOAP 1.2 envelopes (application/soap+xml) instead of SOAP 1.1 (text/xml).
+  bool soap12 = false;
+  // Connect, send and receive timeout in seconds.
+  int timeout_seconds = 30;
+};
+
+class Client {
+ public:
+  explicit Client(ClientOptions options);
+  ~Client();
+  Client(const Client&) = delete;
+  Client& operator=(const Client&) = delete;
+
+  // Sets *result to value + 1.
+  Status Increment(int32_t value, int32_t* result);
+  // Sets *result to the greeting ("Hello World").
+  Status HelloWorld(std::string* result);
+  // Adds 1 to the named counter and sets *result to its new value.
+  Status IncCounter(const std::string& name, int64_t* result);
+  // Sets *result to the named counter's value (0 if unknown).
+  Status GetCounter(const std::string& name, int64_t* result);
+  // Sends `samples` and sets *echoed to what the service returned.
+  Status EchoDataSamples(const std::vector<DataSample>& samples, std::vector<DataSample>* echoed);
+
+  // Bytes of the last call on the wire (HTTP headers included), each way.
+  uint64_t last_bytes_sent() const { return bytes_sent_; }
+  uint64_t last_bytes_received() const { return bytes_received_; }
+
+ private:
+  class Proxy;
+  // Prepares the context for a call (SOAP version, per-call memory, byte counters).
+  void BeginCall();
+  // Maps the context's state after a call to a Status and frees the call's memory.
+  Status EndCall(int error);
+
+  ClientOptions options_;
+  std::unique_ptr<Proxy> proxy_;
+  struct soap* soap_;
+  uint64_t bytes_sent_ = 0;
+  uint64_t bytes_received_ = 0;
+};
+
+}  // namespace lather
