@@ -4,6 +4,9 @@
 #include <Poco/Data/Session.h>
 #include <Poco/Exception.h>
 
+#include <unistd.h>
+
+#include <filesystem>
 #include <mutex>
 
 using Poco::Data::Keywords::into;
@@ -14,6 +17,7 @@ namespace lather {
 namespace {
 
 constexpr char kSqlitePrefix[] = "sqlite:";
+constexpr size_t kOpenTimeoutSeconds = 2;
 
 void RegisterConnectors() {
   static std::once_flag once;
@@ -32,9 +36,23 @@ Status CounterStore::Open(const std::string& uri, std::unique_ptr<CounterStore>*
   }
   const std::string path = uri.substr(sizeof kSqlitePrefix - 1);
   if (path.empty()) return Status::InvalidArgument("store '" + uri + "' names no file");
+  if (path != ":memory:") {
+    // Poco retries a failing open for its whole login timeout; tell a bad path at once instead.
+    const std::filesystem::path file(path);
+    const std::filesystem::path folder = file.has_parent_path() ? file.parent_path() : ".";
+    std::error_code ec;
+    if (!std::filesystem::is_directory(folder, ec)) {
+      return Status::IOError("cannot open store '" + path + "': folder " + folder.string() + " does not exist");
+    }
+    const bool exists = std::filesystem::exists(file, ec);
+    if (::access(exists ? path.c_str() : folder.c_str(), W_OK) != 0) {
+      return Status::IOError("cannot open store '" + path + "': " + (exists ? "file" : "folder " + folder.string()) +
+                             " is not writable");
+    }
+  }
   RegisterConnectors();
   try {
-    auto session = std::make_unique<Poco::Data::Session>("SQLite", path);
+    auto session = std::make_unique<Poco::Data::Session>("SQLite", path, kOpenTimeoutSeconds);
     std::string journal_mode;
     if (path != ":memory:") {
       *session << "PRAGMA journal_mode=WAL", into(journal_mode), now;

@@ -65,7 +65,7 @@ int main(int argc, char** argv) {
   s = lather::Server::Start(options, &server);
   if (!s.ok()) {
     lather::LogLine("cannot start: " + s.message());
-    return kExitFailure;
+    return s.kind() == lather::Status::Kind::kInvalidArgument ? kExitUsage : kExitFailure;
   }
   lather::LogLine("listening on http://" + server->address() + "/soap (store " + options.store + ")");
   if (!port_file.empty()) {

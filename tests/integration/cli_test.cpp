@@ -1,0 +1,101 @@
+// lather-service and lather-call as a user runs them: output lines and exit codes.
+#include <catch2/catch.hpp>
+
+#include <sys/wait.h>
+
+#include <cstdio>
+
+#include "tests/integration/service_process.h"
+
+using lather::test::CallBinary;
+using lather::test::ServiceBinary;
+using lather::test::ServiceProcess;
+
+namespace {
+struct CommandResult {
+  int exit_code = -1;
+  std::string output;  // stdout and stderr together
+};
+
+CommandResult RunCommand(const std::string& command) {
+  CommandResult result;
+  FILE* pipe = ::popen(("timeout 30 " + command + " 2>&1").c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  char buffer[4096];
+  size_t n;
+  while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) result.output.append(buffer, n);
+  const int status = ::pclose(pipe);
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return result;
+}
+}  // namespace
+
+TEST_CASE("lather-call prints results, faults with exit 2 and connection errors with exit 3", "[cli]") {
+  ServiceProcess service;
+  const std::string call = CallBinary() + " --url " + service.url();
+  CHECK(RunCommand(call + " increment 41").output == "42\n");
+  CHECK(RunCommand(call + " --soap12 increment -1").output == "0\n");
+  CHECK(RunCommand(call + " hello").output == "Hello World\n");
+  CHECK(RunCommand(call + " inc-counter cli").output == "1\n");
+  CHECK(RunCommand(call + " inc-counter cli").output == "2\n");
+  CHECK(RunCommand(call + " get-counter cli").output == "2\n");
+
+  const CommandResult fault = RunCommand(call + " increment 2147483647");
+  CHECK(fault.exit_code == 2);
+  CHECK(fault.output.rfind("fault: SOAP-ENV:Client: ", 0) == 0);
+  const CommandResult fault12 = RunCommand(call + " --soap12 increment 2147483647");
+  CHECK(fault12.exit_code == 2);
+  CHECK(fault12.output.rfind("fault: SOAP-ENV:Sender: ", 0) == 0);
+
+  const CommandResult echo = RunCommand(call + " echo-samples --count 200 --depth 2");
+  CHECK(echo.exit_code == 0);
+  CHECK(echo.output.find("echoed 200 samples: equal") == 0);
+
+  service.Stop();
+  const CommandResult refused = RunCommand(call + " hello");
+  CHECK(refused.exit_code == 3);
+  CHECK(refused.output.find("lather-call: ") == 0);
+  CHECK(std::count(refused.output.begin(), refused.output.end(), '\n') == 1);
+}
+
+TEST_CASE("lather-call rejects bad usage with exit 64 and one line", "[cli]") {
+  for (const char* args : {"", "frobnicate", "increment", "increment abc", "increment 1 2", "--bogus hello"}) {
+    INFO(args);
+    const CommandResult r = RunCommand(CallBinary() + " " + args);
+    CHECK(r.exit_code == 64);
+    CHECK(std::count(r.output.begin(), r.output.end(), '\n') == 1);
+  }
+}
+
+TEST_CASE("lather-service refuses a used port, an unwritable store and a bad flag with one line",
+          "[cli][service]") {
+  ServiceProcess service;
+  const std::string used = std::to_string(service.port());
+  const CommandResult in_use =
+      RunCommand(ServiceBinary() + " --listen 127.0.0.1:" + used + " --store sqlite:" + service.folder() + "/b.db");
+  CHECK(in_use.exit_code == 1);
+  CHECK(in_use.output.find("cannot listen on 127.0.0.1:" + used + ": Address already in use") != std::string::npos);
+  CHECK(std::count(in_use.output.begin(), in_use.output.end(), '\n') == 1);
+
+  const CommandResult unwritable =
+      RunCommand(ServiceBinary() + " --listen 127.0.0.1:0 --store sqlite:/proc/lather-denied/x.db");
+  CHECK(unwritable.exit_code == 1);
+  CHECK(unwritable.output.find("cannot open store") != std::string::npos);
+
+  const CommandResult bad_flag = RunCommand(ServiceBinary() + " --threads many");
+  CHECK(bad_flag.exit_code == 64);
+  CHECK(bad_flag.output == "lather-service: --threads: 'many' is not a whole number\n");
+
+  const CommandResult bad_listen = RunCommand(ServiceBinary() + " --listen nonsense");
+  CHECK(bad_listen.exit_code == 64);
+  CHECK(bad_listen.output.find("is not HOST:PORT") != std::string::npos);
+}
+
+TEST_CASE("lather-service logs start and stop and exits 0 on SIGTERM", "[cli][service]") {
+  ServiceProcess service;
+  CHECK(service.Stop() == 0);
+  const std::string log = service.Log();
+  CHECK(log.find("lather-service: listening on http://127.0.0.1:") != std::string::npos);
+  CHECK(log.find("lather-service: stopping on SIGTERM") != std::string::npos);
+  CHECK(log.find("lather-service: stopped") != std::string::npos);
+}

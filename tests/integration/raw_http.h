@@ -1,0 +1,50 @@
+// RawHttp: sends bytes exactly as given to 127.0.0.1:PORT and reads one HTTP response, so tests
+// can send requests no well-behaved client would (bad framing, wrong media types, DTDs).
+#pragma once
+
+#include <map>
+#include <string>
+
+namespace lather::test {
+
+struct RawResponse {
+  int status = 0;                           // 0 if no status line arrived
+  std::map<std::string, std::string> headers;  // names lower-cased
+  std::string body;
+  bool closed = false;                      // the server closed the connection after it
+
+  // The value of header `lower_case_name`, "" if absent.
+  std::string Header(const std::string& lower_case_name) const {
+    const auto it = headers.find(lower_case_name);
+    return it == headers.end() ? std::string() : it->second;
+  }
+};
+
+// A blocking TCP connection with a 10 s receive timeout.
+class RawConnection {
+ public:
+  explicit RawConnection(int port);
+  ~RawConnection();
+  RawConnection(const RawConnection&) = delete;
+  RawConnection& operator=(const RawConnection&) = delete;
+
+  // Writes all of `bytes`; false on error.
+  bool Send(const std::string& bytes);
+  // Reads one response (Content-Length framed, or until close).
+  RawResponse Receive();
+
+ private:
+  int fd_ = -1;
+  std::string buffer_;
+};
+
+// One connection, one request, one response.
+RawResponse SendRaw(int port, const std::string& bytes);
+
+// "POST /soap" with the given Content-Type (and SOAPAction when not empty) and body.
+std::string SoapPost(const std::string& content_type, const std::string& body, const std::string& action = "");
+
+// The text of the first element with local name `local_name` in `xml`, or "" (a test helper, not a parser).
+std::string ElementText(const std::string& xml, const std::string& local_name);
+
+}  // namespace lather::test

@@ -1,0 +1,96 @@
+#include "tests/integration/service_process.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <thread>
+
+extern char** environ;
+
+namespace lather::test {
+
+std::string ServiceBinary() { return LATHER_SERVICE_BIN; }
+std::string CallBinary() { return LATHER_CALL_BIN; }
+
+namespace {
+int WaitExit(pid_t pid, std::chrono::seconds limit) {
+  const auto deadline = std::chrono::steady_clock::now() + limit;
+  int status = 0;
+  while (std::chrono::steady_clock::now() < deadline) {
+    const pid_t r = ::waitpid(pid, &status, WNOHANG);
+    if (r == pid) return WIFEXITED(status) ? WEXITSTATUS(status) : -WTERMSIG(status);
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  ::kill(pid, SIGKILL);
+  ::waitpid(pid, &status, 0);
+  return -SIGKILL;
+}
+}  // namespace
+
+ServiceProcess::ServiceProcess(std::string store_uri, std::vector<std::string> extra_args) {
+  char pattern[] = "/tmp/lather-test-XXXXXX";
+  if (::mkdtemp(pattern) == nullptr) throw std::runtime_error("mkdtemp failed");
+  folder_ = pattern;
+  store_uri_ = store_uri.empty() ? "sqlite:" + folder_ + "/counters.db" : std::move(store_uri);
+  const std::string port_file = folder_ + "/port";
+  const std::string log_file = folder_ + "/service.log";
+
+  std::vector<std::string> args = {ServiceBinary(), "--listen", "127.0.0.1:0", "--store", store_uri_,
+                                   "--port-file", port_file, "--threads", "2"};
+  args.insert(args.end(), extra_args.begin(), extra_args.end());
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, log_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  const int rc = ::posix_spawn(&pid_, argv[0], &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (rc != 0) throw std::runtime_error("cannot start " + args[0]);
+
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(15);
+  while (std::chrono::steady_clock::now() < deadline) {
+    std::ifstream in(port_file);
+    if (in >> port_ && port_ > 0) return;
+    int status = 0;
+    if (::waitpid(pid_, &status, WNOHANG) == pid_) {
+      pid_ = -1;
+      throw std::runtime_error("lather-service exited at start: " + Log());
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  Stop();
+  throw std::runtime_error("lather-service did not start within 15 s: " + Log());
+}
+
+ServiceProcess::~ServiceProcess() {
+  Stop();
+  std::error_code ignored;
+  std::filesystem::remove_all(folder_, ignored);
+}
+
+int ServiceProcess::Stop() {
+  if (pid_ <= 0) return 0;
+  ::kill(pid_, SIGTERM);
+  const int status = WaitExit(pid_, std::chrono::seconds(15));
+  pid_ = -1;
+  return status;
+}
+
+std::string ServiceProcess::Log() const {
+  std::ifstream in(folder_ + "/service.log");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+}  // namespace lather::test

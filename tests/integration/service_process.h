@@ -1,0 +1,43 @@
+// ServiceProcess: the real lather-service binary run by a test on 127.0.0.1 port 0, in a fresh
+// temporary folder (or on a store the test names), stopped with SIGTERM at the end.
+#pragma once
+
+#include <sys/types.h>
+
+#include <string>
+#include <vector>
+
+namespace lather::test {
+
+class ServiceProcess {
+ public:
+  // Starts the service with `store_uri` (default: a new SQLite file in a temp folder) and extra
+  // flags; waits (at most 15 s) until it has written its port. Throws std::runtime_error if it
+  // cannot start.
+  explicit ServiceProcess(std::string store_uri = "", std::vector<std::string> extra_args = {});
+  // Stops the service if it still runs (SIGTERM, then SIGKILL after 15 s).
+  ~ServiceProcess();
+
+  int port() const { return port_; }
+  std::string url() const { return "http://127.0.0.1:" + std::to_string(port_) + "/soap"; }
+  const std::string& store_uri() const { return store_uri_; }
+  const std::string& folder() const { return folder_; }
+
+  // Sends SIGTERM and waits for the exit; returns the exit status (or -signal if killed).
+  int Stop();
+
+  // Everything the service wrote to stderr so far.
+  std::string Log() const;
+
+ private:
+  std::string folder_;
+  std::string store_uri_;
+  pid_t pid_ = -1;
+  int port_ = 0;
+};
+
+// The path of a built executable (lather-service, lather-call), from the build's definitions.
+std::string ServiceBinary();
+std::string CallBinary();
+
+}  // namespace lather::test

@@ -1,0 +1,250 @@
+// The real lather-service, called through the typed client and with raw HTTP.
+#include <catch2/catch.hpp>
+#include <pugixml.hpp>
+
+#include "client/soap_client.h"
+#include "tests/integration/raw_http.h"
+#include "tests/integration/service_process.h"
+
+using lather::Client;
+using lather::ClientOptions;
+using lather::Status;
+using lather::test::ElementText;
+using lather::test::RawResponse;
+using lather::test::SendRaw;
+using lather::test::ServiceProcess;
+using lather::test::SoapPost;
+
+namespace {
+
+constexpr char kEnv11[] = "http://schemas.xmlsoap.org/soap/envelope/";
+constexpr char kEnv12[] = "http://www.w3.org/2003/05/soap-envelope";
+constexpr char kSoap11Type[] = "text/xml; charset=utf-8";
+constexpr char kSoap12Type[] = "application/soap+xml; charset=utf-8";
+
+std::string Envelope(const char* ns, const std::string& body_content,
+                     const std::string& prolog = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n") {
+  return prolog + "<s:Envelope xmlns:s=\"" + ns + "\" xmlns:l=\"urn:lather:v1\"><s:Body>" + body_content +
+         "</s:Body></s:Envelope>";
+}
+
+Client MakeClient(const ServiceProcess& service, bool soap12) {
+  ClientOptions options;
+  options.url = service.url();
+  options.soap12 = soap12;
+  options.timeout_seconds = 10;
+  return Client(options);
+}
+
+int32_t IncrementOnce(const ServiceProcess& service) {
+  Client client = MakeClient(service, false);
+  int32_t result = 0;
+  REQUIRE(client.Increment(1, &result).ok());
+  return result;
+}
+
+int64_t Counter(const ServiceProcess& service, const std::string& name) {
+  Client client = MakeClient(service, false);
+  int64_t value = -1;
+  REQUIRE(client.GetCounter(name, &value).ok());
+  return value;
+}
+
+}  // namespace
+
+TEST_CASE("every operation answers over SOAP 1.1 and SOAP 1.2 through the generated proxy",
+          "[integration][service]") {
+  ServiceProcess service;
+  const bool soap12 = GENERATE(false, true);
+  INFO("soap12 = " << soap12);
+  Client client = MakeClient(service, soap12);
+
+  int32_t result = 0;
+  REQUIRE(client.Increment(41, &result).ok());
+  CHECK(result == 42);
+  REQUIRE(client.Increment(-1, &result).ok());
+  CHECK(result == 0);
+
+  const Status overflow = client.Increment(2147483647, &result);
+  REQUIRE(overflow.kind() == Status::Kind::kFault);
+  CHECK(overflow.fault_code() == (soap12 ? "SOAP-ENV:Sender" : "SOAP-ENV:Client"));
+  CHECK(overflow.message().find("2147483647") != std::string::npos);
+
+  std::string greeting;
+  REQUIRE(client.HelloWorld(&greeting).ok());
+  CHECK(greeting == "Hello World");
+
+  const std::string name = soap12 ? "fresh-12" : "fresh-11";
+  int64_t value = 0;
+  REQUIRE(client.GetCounter(name, &value).ok());
+  CHECK(value == 0);
+  REQUIRE(client.IncCounter(name, &value).ok());
+  CHECK(value == 1);
+  REQUIRE(client.IncCounter(name, &value).ok());
+  CHECK(value == 2);
+  REQUIRE(client.GetCounter(name, &value).ok());
+  CHECK(value == 2);
+
+  lather::SampleShape shape;
+  shape.count = 120;
+  shape.depth = 3;
+  const auto samples = lather::GenerateSamples(shape);
+  std::vector<lather::DataSample> echoed;
+  REQUIRE(client.EchoDataSamples(samples, &echoed).ok());
+  CHECK(lather::FirstDifference(samples, echoed).empty());
+  REQUIRE(client.EchoDataSamples({}, &echoed).ok());
+  CHECK(echoed.empty());
+  CHECK(service.Stop() == 0);
+}
+
+TEST_CASE("GET /soap?wsdl returns the contract with the address the client used", "[integration][wsdl]") {
+  ServiceProcess service;
+  for (const std::string& host : {std::string("127.0.0.1:") + std::to_string(service.port()),
+                                 std::string("lather.example:8443")}) {
+    INFO(host);
+    const RawResponse r = SendRaw(service.port(), "GET /soap?wsdl HTTP/1.1\r\nHost: " + host + "\r\n\r\n");
+    REQUIRE(r.status == 200);
+    CHECK(r.Header("content-type").find("xml") != std::string::npos);
+    pugi::xml_document doc;
+    REQUIRE(doc.load_string(r.body.c_str()));
+    const auto service_node = doc.select_node("/*[local-name()='definitions']/*[local-name()='service']");
+    REQUIRE(service_node);
+    CHECK(std::string(service_node.node().attribute("name").value()) == "LatherService");
+    const auto addresses = doc.select_nodes("//*[local-name()='address']");
+    REQUIRE(addresses.size() == 2);
+    for (const auto& address : addresses) {
+      CHECK(std::string(address.node().attribute("location").value()) == "http://" + host + "/soap");
+    }
+    CHECK(doc.select_nodes("//*[local-name()='binding' and @name]").size() == 2);
+  }
+  const RawResponse health = SendRaw(service.port(), "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n");
+  CHECK(health.status == 200);
+  CHECK(health.body == "ok\n");
+}
+
+TEST_CASE("bad requests get the contract's status and fault, and the service keeps serving",
+          "[integration][faults]") {
+  ServiceProcess service;
+  struct Case {
+    const char* name;
+    std::string content_type;
+    std::string body;
+    std::string action;
+    int status;
+    const char* fault_code;  // local part of the code, "" for HTTP-layer rejections checked by status
+    bool soap12_fault;
+  };
+  const std::string inc = "<l:IncCounter><l:name>guarded</l:name></l:IncCounter>";
+  const std::string billion_laughs =
+      "<?xml version=\"1.0\"?><!DOCTYPE lolz [<!ENTITY lol \"lol\"><!ENTITY lol2 "
+      "\"&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;\"><!ENTITY lol3 \"&lol2;&lol2;&lol2;&lol2;\">]>";
+  const Case cases[] = {
+      {"Increment(2147483647) 1.1", kSoap11Type, Envelope(kEnv11, "<l:Increment><l:value>2147483647</l:value></l:Increment>"), "", 500, "Client", false},
+      {"Increment(2147483647) 1.2", kSoap12Type, Envelope(kEnv12, "<l:Increment><l:value>2147483647</l:value></l:Increment>"), "", 400, "Sender", true},
+      {"malformed XML 1.1", kSoap11Type, Envelope(kEnv11, "<l:Increment><l:value>1</l:valu></l:Increment>"), "", 500, "Client", false},
+      {"malformed XML 1.2", kSoap12Type, Envelope(kEnv12, "<l:Increment><l:value>1</l:value>"), "", 400, "Sender", true},
+      {"not XML at all", kSoap11Type, "this is not xml", "", 500, "Client", false},
+      {"unknown operation", kSoap11Type, Envelope(kEnv11, "<l:Decrement><l:value>1</l:value></l:Decrement>"), "", 500, "Client", false},
+      {"missing value", kSoap11Type, Envelope(kEnv11, "<l:Increment></l:Increment>"), "", 500, "Client", false},
+      {"non-integer value", kSoap11Type, Envelope(kEnv11, "<l:Increment><l:value>forty-one</l:value></l:Increment>"), "", 500, "Client", false},
+      {"value beyond xsd:int", kSoap12Type, Envelope(kEnv12, "<l:Increment><l:value>2147483648</l:value></l:Increment>"), "", 400, "Sender", true},
+      {"1.1 envelope as application/soap+xml", kSoap12Type, Envelope(kEnv11, inc), "", 500, "Client", false},
+      {"1.2 envelope as text/xml", kSoap11Type, Envelope(kEnv12, inc), "", 400, "Sender", true},
+      {"billion laughs DTD", kSoap11Type, Envelope(kEnv11, inc, billion_laughs), "", 500, "Client", false},
+      {"external entity DTD", kSoap12Type, Envelope(kEnv12, inc, "<!DOCTYPE x [<!ENTITY e SYSTEM \"file:///etc/passwd\">]>"), "", 400, "Sender", true},
+      {"action naming another operation", kSoap11Type, Envelope(kEnv11, inc), "urn:lather:v1#GetCounter", 500, "Client", false},
+      {"unknown envelope namespace", kSoap11Type, Envelope("urn:not-soap", inc), "", 500, "VersionMismatch", false},
+      {"document element not an Envelope", kSoap11Type, "<l:IncCounter xmlns:l=\"urn:lather:v1\"><l:name>guarded</l:name></l:IncCounter>", "", 500, "Client", false},
+      {"empty body", kSoap12Type, "", "", 400, "Sender", true},
+      {"JSON media type", "application/json", "{\"name\":\"guarded\"}", "", 415, "Client", false},
+      {"no Content-Type", "", Envelope(kEnv11, inc), "", 415, "Client", false},
+  };
+  for (const Case& c : cases) {
+    INFO(c.name);
+    std::string request;
+    if (c.content_type.empty()) {
+      request = "POST /soap HTTP/1.1\r\nHost: x\r\nContent-Length: " + std::to_string(c.body.size()) + "\r\n\r\n" + c.body;
+    } else {
+      request = SoapPost(c.content_type, c.body, c.action);
+    }
+    const RawResponse r = SendRaw(service.port(), request);
+    CHECK(r.status == c.status);
+    const std::string expected_type = c.soap12_fault ? "application/soap+xml" : "text/xml";
+    CHECK(r.Header("content-type").find(expected_type) == 0);
+    const std::string code = ElementText(r.body, c.soap12_fault ? "Value" : "faultcode");
+    CHECK(code.substr(code.find(':') + 1) == c.fault_code);
+    const std::string reason = ElementText(r.body, c.soap12_fault ? "Text" : "faultstring");
+    CHECK_FALSE(reason.empty());
+    CHECK(r.body.find("lollol") == std::string::npos);
+    CHECK(r.body.find("root:") == std::string::npos);
+  }
+  // Nothing above may have incremented the guarded counter, and the service still answers.
+  CHECK(Counter(service, "guarded") == 0);
+  CHECK(IncrementOnce(service) == 2);
+  CHECK(service.Stop() == 0);
+}
+
+TEST_CASE("HTTP-layer rejections carry the right status, headers and a fault", "[integration][faults][http]") {
+  ServiceProcess service;
+  const RawResponse get = SendRaw(service.port(), "GET /soap HTTP/1.1\r\nHost: x\r\n\r\n");
+  CHECK(get.status == 405);
+  CHECK(get.Header("allow") == "POST");
+  CHECK(ElementText(get.body, "faultcode") == "SOAP-ENV:Client");
+
+  const RawResponse put = SendRaw(service.port(), "PUT /soap HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n");
+  CHECK(put.status == 405);
+
+  const RawResponse no_length =
+      SendRaw(service.port(), "POST /soap HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml\r\n\r\n");
+  CHECK(no_length.status == 411);
+
+  const RawResponse smuggle = SendRaw(service.port(),
+      "POST /soap HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n");
+  CHECK(smuggle.status == 400);
+  CHECK(smuggle.closed);
+
+  const RawResponse huge = SendRaw(service.port(),
+      "POST /soap HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml\r\nContent-Length: 3000000000\r\n\r\nabcd");
+  CHECK(huge.status == 413);
+
+  std::string gzip_request = SoapPost(kSoap11Type, "x");
+  gzip_request.insert(gzip_request.find("\r\n") + 2, "Content-Encoding: gzip\r\n");
+  const RawResponse gzip = SendRaw(service.port(), gzip_request);
+  CHECK(gzip.status == 415);
+
+  const RawResponse not_found = SendRaw(service.port(), "GET /nothing HTTP/1.1\r\nHost: x\r\n\r\n");
+  CHECK(not_found.status == 404);
+  CHECK(IncrementOnce(service) == 2);
+}
+
+TEST_CASE("keep-alive and pipelined requests are answered in order on one connection",
+          "[integration][http]") {
+  ServiceProcess service;
+  lather::test::RawConnection connection(service.port());
+  std::string pipelined;
+  for (int i = 0; i < 5; ++i) {
+    pipelined += SoapPost(kSoap11Type, Envelope(kEnv11, "<l:Increment><l:value>" + std::to_string(i * 10) +
+                                                            "</l:value></l:Increment>"));
+  }
+  REQUIRE(connection.Send(pipelined));
+  for (int i = 0; i < 5; ++i) {
+    const RawResponse r = connection.Receive();
+    REQUIRE(r.status == 200);
+    CHECK(ElementText(r.body, "result") == std::to_string(i * 10 + 1));
+    CHECK_FALSE(r.closed);
+  }
+  // A chunked request on the same connection.
+  const std::string body = Envelope(kEnv11, "<l:HelloWorld/>");
+  std::string chunked = "POST /soap HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml\r\nTransfer-Encoding: chunked\r\n\r\n";
+  for (size_t i = 0; i < body.size(); i += 7) {
+    const std::string part = body.substr(i, 7);
+    char size[16];
+    std::snprintf(size, sizeof size, "%zx\r\n", part.size());
+    chunked += size + part + "\r\n";
+  }
+  chunked += "0\r\n\r\n";
+  REQUIRE(connection.Send(chunked));
+  const RawResponse hello = connection.Receive();
+  CHECK(hello.status == 200);
+  CHECK(ElementText(hello.body, "result") == "Hello World");
+}
