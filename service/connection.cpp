@@ -107,8 +107,7 @@ void Connection::Process() {
     case HttpRequestParser::Result::kError:
       return Reject(parser_.error_status(), parser_.error_reason());
     case HttpRequestParser::Result::kComplete:
-      loop_->router().Route(parser_.request(), &response_);
-      if (loop_->stopping()) response_.close = true;
+      loop_->router().Route(parser_.request(), !loop_->stopping(), &response_);
       return Write();
   }
 }

@@ -25,16 +25,17 @@ void RequestRouter::Reject(int status, std::string_view reason, std::string_view
   response->close = true;
 }
 
-void RequestRouter::Route(const HttpRequest& request, HttpResponse* response) {
+void RequestRouter::Route(const HttpRequest& request, bool allow_keep_alive, HttpResponse* response) {
   response->Clear();
+  const bool keep_alive = request.keep_alive && allow_keep_alive;
   if (request.path == "/soap") {
-    if (request.method == "POST") return ServeSoap(request, response);
+    if (request.method == "POST") return ServeSoap(request, keep_alive, response);
     if (request.method == "GET" && IsWsdlQuery(request.query)) {
       const std::string_view host = request.host.empty() ? std::string_view(local_address_) : request.host;
       response->body = WsdlForEndpoint("http://" + std::string(host) + "/soap");
-      AppendResponseHead(200, "text/xml; charset=utf-8", response->body.size(), request.keep_alive, "",
+      AppendResponseHead(200, "text/xml; charset=utf-8", response->body.size(), keep_alive, "",
                          &response->head);
-      response->close = !request.keep_alive;
+      response->close = !keep_alive;
       return;
     }
     Reject(405, "method " + std::string(request.method) + " is not allowed on /soap (use POST, or GET /soap?wsdl)",
@@ -43,15 +44,15 @@ void RequestRouter::Route(const HttpRequest& request, HttpResponse* response) {
   }
   if (request.path == "/healthz" && (request.method == "GET" || request.method == "HEAD")) {
     response->body = request.method == "GET" ? "ok\n" : "";
-    AppendResponseHead(200, "text/plain; charset=utf-8", 3, request.keep_alive, "", &response->head);
-    response->close = !request.keep_alive;
+    AppendResponseHead(200, "text/plain; charset=utf-8", 3, keep_alive, "", &response->head);
+    response->close = !keep_alive;
     return;
   }
   Reject(404, "no resource at " + std::string(request.path) + " (the service is at /soap)",
          request.content_type, "", response);
 }
 
-void RequestRouter::ServeSoap(const HttpRequest& request, HttpResponse* response) {
+void RequestRouter::ServeSoap(const HttpRequest& request, bool keep_alive, HttpResponse* response) {
   const int version = SoapVersionOfContentType(request.content_type);
   if (version == 0) {
     const std::string shown = request.content_type.empty() ? "none" : std::string(request.content_type);
@@ -72,8 +73,8 @@ void RequestRouter::ServeSoap(const HttpRequest& request, HttpResponse* response
     AppendFaultEnvelope(version, true, "the request body is empty; a SOAP envelope was expected",
                         &response->body);
     AppendResponseHead(status, version == 2 ? kSoap12ContentType : kSoap11ContentType,
-                       response->body.size(), request.keep_alive, "", &response->head);
-    response->close = !request.keep_alive;
+                       response->body.size(), keep_alive, "", &response->head);
+    response->close = !keep_alive;
     return;
   }
   SoapCall call;
@@ -82,8 +83,8 @@ void RequestRouter::ServeSoap(const HttpRequest& request, HttpResponse* response
   call.action = version == 2 ? ContentTypeParameter(request.content_type, "action") : request.soap_action;
   const SoapOutcome outcome = engine_->Serve(call, &response->body);
   AppendResponseHead(outcome.http_status, outcome.soap_version == 2 ? kSoap12ContentType : kSoap11ContentType,
-                     response->body.size(), request.keep_alive, "", &response->head);
-  response->close = !request.keep_alive;
+                     response->body.size(), keep_alive, "", &response->head);
+  response->close = !keep_alive;
 }
 
 }  // namespace lather

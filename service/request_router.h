@@ -32,8 +32,9 @@ class RequestRouter {
 
   void set_local_address(std::string address) { local_address_ = std::move(address); }
 
-  // Fills *response (cleared first) for `request`.
-  void Route(const HttpRequest& request, HttpResponse* response);
+  // Fills *response (cleared first) for `request`. With `allow_keep_alive` false (the server is
+  // stopping) the response says Connection: close whatever the request asked.
+  void Route(const HttpRequest& request, bool allow_keep_alive, HttpResponse* response);
 
   // Fills *response with a rejection made before a request could be parsed (bad framing, limits,
   // timeouts): `status`, a Fault of the version `content_type` announces (1.1 when unknown) and
@@ -42,7 +43,7 @@ class RequestRouter {
                      std::string_view extra_headers, HttpResponse* response);
 
  private:
-  void ServeSoap(const HttpRequest& request, HttpResponse* response);
+  void ServeSoap(const HttpRequest& request, bool keep_alive, HttpResponse* response);
 
   SoapEngine* engine_;
   std::string local_address_;

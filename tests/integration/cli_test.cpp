@@ -1,10 +1,15 @@
 // lather-service and lather-call as a user runs them: output lines and exit codes.
 #include <catch2/catch.hpp>
 
+#include <signal.h>
 #include <sys/wait.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
+#include <thread>
 
+#include "tests/integration/raw_http.h"
 #include "tests/integration/service_process.h"
 
 using lather::test::CallBinary;
@@ -98,4 +103,27 @@ TEST_CASE("lather-service logs start and stop and exits 0 on SIGTERM", "[cli][se
   CHECK(log.find("lather-service: listening on http://127.0.0.1:") != std::string::npos);
   CHECK(log.find("lather-service: stopping on SIGTERM") != std::string::npos);
   CHECK(log.find("lather-service: stopped") != std::string::npos);
+}
+
+TEST_CASE("a request in flight when SIGTERM arrives is answered before the service exits",
+          "[cli][service][shutdown]") {
+  ServiceProcess service;
+  lather::test::RawConnection idle(service.port());  // an idle keep-alive connection: closed at stop
+  lather::test::RawConnection busy(service.port());
+  const std::string body =
+      "<s:Envelope xmlns:s=\"http://schemas.xmlsoap.org/soap/envelope/\" xmlns:l=\"urn:lather:v1\">"
+      "<s:Body><l:IncCounter><l:name>in-flight</l:name></l:IncCounter></s:Body></s:Envelope>";
+  const std::string request = lather::test::SoapPost("text/xml", body);
+  const size_t half = request.size() - 20;
+  REQUIRE(busy.Send(request.substr(0, half)));
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));  // the service has read the first half
+  REQUIRE(::kill(service.pid(), SIGTERM) == 0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  REQUIRE(busy.Send(request.substr(half)));
+  const lather::test::RawResponse r = busy.Receive();
+  CHECK(r.status == 200);
+  CHECK(lather::test::ElementText(r.body, "result") == "1");
+  CHECK(r.Header("connection") == "close");
+  CHECK(idle.Receive().closed);
+  CHECK(service.Stop() == 0);
 }

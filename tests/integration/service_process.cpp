@@ -80,7 +80,7 @@ ServiceProcess::~ServiceProcess() {
 
 int ServiceProcess::Stop() {
   if (pid_ <= 0) return 0;
-  ::kill(pid_, SIGTERM);
+  ::kill(pid_, SIGTERM);  // harmless if the test already sent it
   const int status = WaitExit(pid_, std::chrono::seconds(15));
   pid_ = -1;
   return status;

@@ -19,6 +19,7 @@ class ServiceProcess {
   ~ServiceProcess();
 
   int port() const { return port_; }
+  pid_t pid() const { return pid_; }
   std::string url() const { return "http://127.0.0.1:" + std::to_string(port_) + "/soap"; }
   const std::string& store_uri() const { return store_uri_; }
   const std::string& folder() const { return folder_; }
