@@ -9,7 +9,7 @@ find_path(LATHER_GSOAP_IMPORT_DIR soap12.h
   HINTS "${_gsoap_bin}/../share/gsoap/import" /usr/share/gsoap/import
   NO_DEFAULT_PATH REQUIRED)
 
-find_package(Poco REQUIRED COMPONENTS Foundation Util Net Data DataSQLite)
+find_package(Poco REQUIRED COMPONENTS Foundation Util Net JSON Data DataSQLite)
 find_package(Boost 1.74 REQUIRED COMPONENTS thread chrono)
 find_package(pugixml REQUIRED)
 find_package(Threads REQUIRED)

@@ -1,0 +1,74 @@
+// LoadRunner: drives the target with N threads, each running one epoll loop over its share of the
+// connections (no thread per connection). Closed model: every connection keeps `pipeline` calls
+// in flight. Open model: calls are scheduled at a fixed rate (uniform or Poisson gaps) and latency
+// is measured from the scheduled time, so a stalled server is not hidden (coordinated omission);
+// calls that could not be sent on time are counted as late, never dropped.
+#pragma once
+
+#include <netinet/in.h>
+#include <sys/socket.h>
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "common/status.h"
+#include "stress/request_template.h"
+#include "stress/response_checker.h"
+#include "stress/thread_stats.h"
+
+namespace lather {
+
+struct LoadOptions {
+  sockaddr_storage address{};          // resolved target
+  socklen_t address_length = 0;
+  const RequestTemplate* request = nullptr;
+  Expectation expectation;
+  size_t request_payload_bytes = 0;    // text inside the request Body for a 1-digit call number
+  size_t payload_placeholders = 0;     // ${n} occurrences inside the Body text
+  int threads = 1;
+  int connections = 10;
+  double duration_seconds = 10;        // measured window; ignored when total_calls > 0
+  uint64_t total_calls = 0;            // stop after this many counted calls (0: run for the duration)
+  double warmup_seconds = 2;
+  double rate = 0;                     // calls/s for the open model; 0 for the closed model
+  bool poisson = false;                // open model: exponential gaps instead of uniform
+  int pipeline = 1;                    // calls in flight per connection
+  bool keep_alive = true;              // false: a new connection per call
+  double timeout_seconds = 10;         // a call without a response after this is a timeout
+  bool series = false;                 // keep per-second figures
+  uint64_t first_call_number = 0;      // call numbers start here (each call gets its own)
+  uint64_t call_number_modulus = 2000000000;  // and wrap below this (keeps Increment's value an xsd:int)
+};
+
+// Called on the coordinating thread while the load threads run.
+struct LoadObserver {
+  std::function<void()> on_window_start;                        // warm-up is over
+  std::function<void(double seconds, uint64_t ok, uint64_t failed)> on_tick;  // about once a second
+  std::function<void()> on_window_end;                          // the measured window is over
+};
+
+struct LoadResult {
+  ThreadStats total;                   // merged
+  std::vector<double> thread_cpu_seconds;
+  double window_seconds = 0;
+};
+
+class LoadRunner {
+ public:
+  explicit LoadRunner(const LoadOptions& options) : options_(options) {}
+
+  // Runs the load and merges the threads' figures into *result. Returns InvalidArgument for
+  // inconsistent options; failed calls are figures, not errors.
+  Status Run(const LoadObserver& observer, LoadResult* result);
+
+ private:
+  const LoadOptions& options_;
+};
+
+// Monotonic clock in nanoseconds.
+uint64_t NowNanos();
+
+}  // namespace lather

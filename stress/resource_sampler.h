@@ -1,0 +1,52 @@
+// ResourceSampler: reads what the harness measures outside its own sockets: client CPU
+// (getrusage), server CPU (/proc/PID/stat, or the server's /metrics process_cpu_seconds_total),
+// and the interface's byte and packet counters (/proc/net/dev) and TCP retransmissions
+// (/proc/net/snmp). Snapshots are cheap; take one at each end of the window and subtract.
+#pragma once
+
+#include <sys/socket.h>
+#include <sys/types.h>
+
+#include <cstdint>
+#include <string>
+
+namespace lather {
+
+struct ResourceSnapshot {
+  uint64_t at_ns = 0;
+  double client_cpu_seconds = 0;
+  double server_cpu_seconds = -1;  // < 0: unknown
+  bool interface_known = false;
+  uint64_t rx_bytes = 0, tx_bytes = 0, rx_packets = 0, tx_packets = 0;
+  uint64_t tcp_retransmits = 0;
+};
+
+class ResourceSampler {
+ public:
+  // `server_pid` 0: the server's CPU comes from `metrics_url` ("" for none) or stays unknown.
+  ResourceSampler(pid_t server_pid, std::string metrics_host, int metrics_port, std::string interface_name);
+
+  ResourceSnapshot Take() const;
+
+  const std::string& interface_name() const { return interface_; }
+  // Where the server CPU figure comes from: "/proc/PID/stat", "/metrics" or "" (unknown).
+  std::string server_cpu_source() const;
+
+ private:
+  pid_t server_pid_;
+  std::string metrics_host_;
+  int metrics_port_;
+  std::string interface_;
+  mutable bool metrics_work_ = true;
+};
+
+// CPU seconds (user + system) of this process so far.
+double ProcessCpuSeconds();
+// CPU seconds of process `pid` from /proc/PID/stat; -1 if unreadable.
+double ProcCpuSeconds(pid_t pid);
+// Cores `pid` may run on (0 = this process), from its affinity mask.
+int AllowedCores(pid_t pid);
+// The network interface that carries traffic to `address` ("lo" for loopback), "" if unknown.
+std::string InterfaceFor(const sockaddr_storage& address, socklen_t length);
+
+}  // namespace lather

@@ -1,0 +1,419 @@
+#include "stress/stress_cli.h"
+
+#include <netdb.h>
+#include <poll.h>
+#include <sched.h>
+#include <unistd.h>
+
+#include <strings.h>
+
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "common/flag_parser.h"
+#include "stress/embedded_service.h"
+#include "stress/operation_preset.h"
+#include "stress/report.h"
+#include "stress/target_url.h"
+#include "stress/units.h"
+
+namespace lather {
+namespace {
+
+constexpr int kExitThreshold = 1;
+constexpr int kExitAllFailed = 2;
+constexpr int kExitConnect = 3;
+constexpr int kExitUsage = 64;
+
+struct StressOptions {
+  std::string url;                 // empty: start the embedded service
+  int64_t threads = 0;             // 0: one per client core
+  int64_t connections = 50;
+  std::string duration = "10s";
+  bool duration_given = false;
+  int64_t total_calls = 0;
+  std::string warmup = "2s";
+  bool warmup_given = false;
+  double rate = 0;
+  std::string arrival = "uniform";
+  int64_t pipeline = 1;
+  bool no_keepalive = false;
+  bool ab_keepalive = false;       // -k, accepted for ab's habit (keep-alive is on anyway)
+  std::string op = "increment";
+  int64_t samples = 100;
+  bool soap12 = false;
+  std::string counter;
+  std::string body_file;
+  std::vector<std::string> headers;
+  std::string expect;
+  std::string client = "raw";
+  std::string timeout = "10s";
+  std::string link;
+  int64_t server_pid = 0;
+  int64_t server_threads = 0;
+  bool no_pin = false;
+  std::string json_file;
+  std::string series_file;
+  bool quiet = false;
+  std::string max_p99;
+  double min_rate = -1;
+  int64_t max_errors = -1;
+  bool help = false;
+};
+
+int UsageError(const std::string& message) {
+  std::fprintf(stderr, "lather-stress: %s\n", message.c_str());
+  return kExitUsage;
+}
+
+Status ParseDouble(const std::string& text, double* out) {
+  char* end = nullptr;
+  *out = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0' || !std::isfinite(*out) || *out < 0) {
+    return Status::InvalidArgument("'" + text + "' is not a non-negative number");
+  }
+  return Status::Ok();
+}
+
+std::string ReadFile(const std::string& path, bool* ok) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  *ok = static_cast<bool>(in) || in.eof();
+  return ss.str();
+}
+
+// Resolves the URL's host and makes one blocking connection (3 s) to fail early and clearly.
+Status Resolve(const TargetUrl& url, sockaddr_storage* address, socklen_t* length) {
+  addrinfo hints{};
+  hints.ai_socktype = SOCK_STREAM;
+  addrinfo* list = nullptr;
+  const int rc = getaddrinfo(url.host.c_str(), std::to_string(url.port).c_str(), &hints, &list);
+  if (rc != 0) return Status::IOError("cannot resolve " + url.host + ": " + gai_strerror(rc));
+  std::memcpy(address, list->ai_addr, list->ai_addrlen);
+  *length = list->ai_addrlen;
+  freeaddrinfo(list);
+  const int fd = socket(address->ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+  int error = 0;
+  if (connect(fd, reinterpret_cast<sockaddr*>(address), *length) != 0) {
+    error = errno;
+    if (error == EINPROGRESS) {
+      pollfd p{fd, POLLOUT, 0};
+      if (poll(&p, 1, 3000) != 1) {
+        error = ETIMEDOUT;
+      } else {
+        socklen_t len = sizeof error;
+        getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &len);
+      }
+    }
+  }
+  close(fd);
+  if (error != 0) return Status::IOError("cannot connect to " + url.host_header + ": " + std::strerror(error));
+  return Status::Ok();
+}
+
+std::vector<int> AllowedCpus() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  sched_getaffinity(0, sizeof set, &set);
+  std::vector<int> cpus;
+  for (int i = 0; i < CPU_SETSIZE; ++i) {
+    if (CPU_ISSET(i, &set)) cpus.push_back(i);
+  }
+  return cpus;
+}
+
+std::string CpuList(const std::vector<int>& cpus) {
+  std::string s;
+  for (int cpu : cpus) s += (s.empty() ? "" : ",") + std::to_string(cpu);
+  return s;
+}
+
+// True if the two processes may run on a common core.
+bool AffinityOverlaps(pid_t a, pid_t b) {
+  cpu_set_t x, y, both;
+  CPU_ZERO(&x);
+  CPU_ZERO(&y);
+  if (sched_getaffinity(a, sizeof x, &x) != 0 || sched_getaffinity(b, sizeof y, &y) != 0) return true;
+  CPU_AND(&both, &x, &y);
+  return CPU_COUNT(&both) > 0;
+}
+
+void DefineFlags(FlagParser* f, StressOptions* o) {
+  f->AddInt("threads", 't', "N", "load threads, one event loop each (default: one per client core)", 1, 256, &o->threads);
+  f->AddInt("connections", 'c', "N", "concurrent keep-alive connections (default 50)", 1, 100000, &o->connections);
+  f->AddValue("duration", 'd', "TIME", "measured time, e.g. 10s, 1m (default 10s; 8s with the embedded service)",
+              [o](const std::string& v) { o->duration = v; o->duration_given = true; return Status::Ok(); });
+  f->AddInt("requests", 'n', "N", "stop after N counted calls instead of a duration (ab's -n)", 1, INT64_MAX,
+            &o->total_calls);
+  f->AddValue("rate", 'R', "CALLS/S", "open model: send at this fixed rate; latency counts from the schedule",
+              [o](const std::string& v) { return ParseDouble(v, &o->rate); });
+  f->AddString("arrival", 0, "uniform|poisson", "open model: gaps between calls (default uniform)", &o->arrival);
+  f->AddValue("warmup", 0, "TIME", "warm-up excluded from the figures (default 2s; 0 with -n)",
+              [o](const std::string& v) { o->warmup = v; o->warmup_given = true; return Status::Ok(); });
+  f->AddInt("pipeline", 0, "N", "calls in flight per connection (HTTP pipelining; default 1)", 1, 1024, &o->pipeline);
+  f->AddBool("no-keepalive", 0, "open a new connection for every call", &o->no_keepalive);
+  f->AddBool("keepalive", 'k', "keep-alive (the default; accepted as ab's -k)", &o->ab_keepalive);
+  f->AddString("op", 0, "OP", "increment | hello | inc-counter | echo (default increment)", &o->op);
+  f->AddInt("samples", 0, "N", "echo: samples per call (default 100)", 0, 1000000, &o->samples);
+  f->AddBool("soap12", 0, "send SOAP 1.2 envelopes (application/soap+xml)", &o->soap12);
+  f->AddString("counter", 0, "NAME", "inc-counter: the counter to increment (default stress-PID)", &o->counter);
+  f->AddString("body", 0, "FILE", "send this envelope instead of --op; ${n} becomes the call number", &o->body_file);
+  f->AddValue("header", 'H', "'NAME: VALUE'", "add a request header (repeatable; with --body)",
+              [o](const std::string& v) { o->headers.push_back(v); return Status::Ok(); });
+  f->AddString("expect", 0, "XPATH", "with --body: a call succeeds when XPATH is true ($n, $n1 = n + 1)", &o->expect);
+  f->AddString("client", 0, "raw|gsoap", "raw: prebuilt bytes, one event loop per thread (default)", &o->client);
+  f->AddString("timeout", 0, "TIME", "a call without a response by then is a timeout (default 10s)", &o->timeout);
+  f->AddString("link", 0, "RATE", "the link's capacity, e.g. 100Mbit, 1Gbit (default: assume 1Gbit)", &o->link);
+  f->AddInt("server-pid", 0, "PID", "read the server's CPU from /proc/PID/stat", 1, INT32_MAX, &o->server_pid);
+  f->AddInt("server-threads", 0, "N", "embedded service: event-loop threads (default: one per server core)", 1, 64,
+            &o->server_threads);
+  f->AddBool("no-pin", 0, "embedded service: do not give server and client separate cores", &o->no_pin);
+  f->AddString("json", 0, "FILE", "write every figure as JSON (schema lather-stress/1)", &o->json_file);
+  f->AddString("series", 0, "FILE.csv", "write per-second calls, p50, p99, errors, bytes, CPU", &o->series_file);
+  f->AddBool("quiet", 'q', "print nothing but errors and failed thresholds", &o->quiet);
+  f->AddString("max-p99", 0, "TIME", "exit 1 if p99 latency is above this", &o->max_p99);
+  f->AddValue("min-rate", 0, "CALLS/S", "exit 1 if successful calls/s are below this",
+              [o](const std::string& v) { return ParseDouble(v, &o->min_rate); });
+  f->AddInt("max-errors", 0, "N", "exit 1 if more calls than this failed", 0, INT64_MAX, &o->max_errors);
+  f->AddBool("help", 'h', "print this help", &o->help);
+}
+
+constexpr char kHelpTail[] =
+    "\nWith no URL, lather-stress starts its own lather-service on a free loopback port (server and\n"
+    "client on separate cores when there are two or more) and runs a short benchmark of Increment.\n"
+    "\nexamples:\n"
+    "  lather-stress\n"
+    "  lather-stress http://127.0.0.1:8080/soap -c 100 -d 30s --op inc-counter\n"
+    "  lather-stress http://127.0.0.1:8080/soap -R 20000 --arrival poisson -d 1m --series run.csv\n"
+    "  lather-stress http://host:8080/Service.asmx --body req.xml -H 'Content-Type: text/xml' \\\n"
+    "      -H 'SOAPAction: \"urn:x#Op\"' --expect \"//*[local-name()='result'] = $n1\"\n"
+    "\nexit codes: 0 ok, 1 a threshold failed, 2 every call failed, 3 cannot connect, 64 bad usage\n";
+
+}  // namespace
+
+int StressMain(int argc, char** argv) {
+  StressOptions o;
+  FlagParser flags("lather-stress [flags] [URL]");
+  DefineFlags(&flags, &o);
+  std::vector<std::string> positional;
+  Status s = flags.Parse(argc, argv, &positional);
+  if (o.help) {
+    std::printf("%s%s", flags.Usage().c_str(), kHelpTail);
+    return 0;
+  }
+  if (!s.ok()) return UsageError(s.message());
+  if (positional.size() > 1) return UsageError("more than one URL given");
+  if (!positional.empty()) o.url = positional[0];
+  if (o.client != "raw") return UsageError("--client " + o.client + " is not available yet (use raw)");
+  if (o.arrival != "uniform" && o.arrival != "poisson") return UsageError("--arrival must be uniform or poisson");
+
+  // Settings.
+  const bool embedded = o.url.empty();
+  double duration = 0, warmup = 0, timeout = 0, max_p99 = -1, link = 1e9;
+  if (embedded && !o.duration_given) o.duration = "8s";
+  if (o.total_calls > 0 && !o.warmup_given) o.warmup = "0";
+  if (!(s = ParseDuration(o.duration, &duration)).ok() || duration <= 0) return UsageError("-d: " + s.message());
+  if (!(s = ParseDuration(o.warmup, &warmup)).ok()) return UsageError("--warmup: " + s.message());
+  if (!(s = ParseDuration(o.timeout, &timeout)).ok() || timeout <= 0) return UsageError("--timeout: " + s.message());
+  if (!o.max_p99.empty() && !(s = ParseDuration(o.max_p99, &max_p99)).ok()) return UsageError("--max-p99: " + s.message());
+  if (!o.link.empty() && !(s = ParseBitRate(o.link, &link)).ok()) return UsageError("--link: " + s.message());
+  if (!o.expect.empty() && o.body_file.empty()) return UsageError("--expect goes with --body");
+
+  // The embedded service is forked before any thread exists.
+  EmbeddedService service;
+  std::string placement;
+  const std::vector<int> cpus = AllowedCpus();
+  std::vector<int> client_cpus = cpus, server_cpus;
+  if (embedded) {
+    if (cpus.size() >= 2 && !o.no_pin) {
+      server_cpus.assign(cpus.begin(), cpus.begin() + static_cast<long>(cpus.size() / 2));
+      client_cpus.assign(cpus.begin() + static_cast<long>(cpus.size() / 2), cpus.end());
+      placement = "server on cpu " + CpuList(server_cpus) + ", client on cpu " + CpuList(client_cpus);
+    }
+    const int server_threads = o.server_threads > 0 ? static_cast<int>(o.server_threads)
+                                                    : static_cast<int>(server_cpus.empty() ? cpus.size() : server_cpus.size());
+    s = service.Start(server_cpus, server_threads);
+    if (!s.ok()) {
+      std::fprintf(stderr, "lather-stress: %s\n", s.message().c_str());
+      return kExitConnect;
+    }
+    o.url = service.url();
+    o.server_pid = service.pid();
+    if (!server_cpus.empty()) {
+      cpu_set_t set;
+      CPU_ZERO(&set);
+      for (int cpu : client_cpus) CPU_SET(cpu, &set);
+      sched_setaffinity(0, sizeof set, &set);
+    }
+  }
+  const int client_cores = static_cast<int>(client_cpus.size());
+  if (o.threads == 0) o.threads = client_cores;
+  if (o.connections < o.threads) o.threads = o.connections;
+
+  TargetUrl url;
+  if (!(s = ParseTargetUrl(o.url, &url)).ok()) return UsageError(s.message());
+  LoadOptions load;
+  if (!(s = Resolve(url, &load.address, &load.address_length)).ok()) {
+    std::fprintf(stderr, "lather-stress: %s\n", s.message().c_str());
+    return kExitConnect;
+  }
+
+  // The request.
+  OperationPreset preset;
+  if (!o.body_file.empty()) {
+    bool ok = false;
+    preset.body = ReadFile(o.body_file, &ok);
+    if (!ok) return UsageError("cannot read --body " + o.body_file);
+    preset.headers = o.headers;
+    bool has_type = false;
+    for (const std::string& h : o.headers) has_type = has_type || strncasecmp(h.c_str(), "content-type:", 13) == 0;
+    if (!has_type) preset.headers.push_back(o.soap12 ? "Content-Type: application/soap+xml; charset=utf-8"
+                                                     : "Content-Type: text/xml; charset=utf-8");
+    if (!o.expect.empty()) {
+      preset.expectation.kind = Expectation::Kind::kXPath;
+      preset.expectation.xpath = o.expect;
+    }
+    preset.request_payload_bytes = RequestPayloadBytes(preset.body);
+  } else {
+    PresetRequest request;
+    request.op = o.op;
+    request.soap_version = o.soap12 ? 2 : 1;
+    request.samples = static_cast<size_t>(o.samples);
+    request.counter_name = o.counter.empty() ? "stress-" + std::to_string(getpid()) : o.counter;
+    if (!(s = MakeOperationPreset(request, &preset)).ok()) return UsageError(s.message());
+    for (const std::string& h : o.headers) preset.headers.push_back(h);
+  }
+  RequestTemplate request_template;
+  if (!(s = RequestTemplate::Create(url, preset.headers, preset.body, !o.no_keepalive, &request_template)).ok()) {
+    return UsageError(s.message());
+  }
+  {  // The expectation must compile before the run starts.
+    std::unique_ptr<ResponseChecker> probe;
+    if (!(s = ResponseChecker::Create(preset.expectation, &probe)).ok()) return UsageError(s.message());
+  }
+
+  load.request = &request_template;
+  load.expectation = preset.expectation;
+  load.request_payload_bytes = preset.request_payload_bytes;
+  load.payload_placeholders = request_template.placeholder_count();
+  load.threads = static_cast<int>(o.threads);
+  load.connections = static_cast<int>(o.connections);
+  load.duration_seconds = duration;
+  load.total_calls = static_cast<uint64_t>(o.total_calls);
+  load.warmup_seconds = warmup;
+  load.rate = o.rate;
+  load.poisson = o.arrival == "poisson";
+  load.pipeline = static_cast<int>(o.pipeline);
+  load.keep_alive = !o.no_keepalive;
+  load.timeout_seconds = timeout;
+  load.series = !o.series_file.empty();
+  load.first_call_number = static_cast<uint64_t>(getpid()) % 1000 * 1000000;
+
+  const bool numeric_ipv4 = url.host.find_first_not_of("0123456789.") == std::string::npos;
+  ResourceSampler sampler(static_cast<pid_t>(o.server_pid), o.server_pid == 0 && numeric_ipv4 ? url.host : "", url.port,
+                          InterfaceFor(load.address, load.address_length));
+
+  RunReport report;
+  report.settings.url = url.ToString();
+  report.settings.op = o.body_file.empty() ? o.op : "body " + o.body_file;
+  report.settings.client = o.client;
+  report.settings.soap_version = o.soap12 ? 2 : 1;
+  report.settings.samples = o.op == "echo" ? static_cast<size_t>(o.samples) : 0;
+  report.settings.threads = load.threads;
+  report.settings.connections = load.connections;
+  report.settings.pipeline = load.pipeline;
+  report.settings.duration_seconds = duration;
+  report.settings.total_calls = load.total_calls;
+  report.settings.warmup_seconds = warmup;
+  report.settings.rate = o.rate;
+  report.settings.poisson = load.poisson;
+  report.settings.keep_alive = load.keep_alive;
+  report.settings.embedded = embedded;
+  report.settings.placement = placement;
+  report.interface_name = sampler.interface_name();
+  report.client_cores = client_cores;
+  report.server_cores = o.server_pid > 0 ? AllowedCores(static_cast<pid_t>(o.server_pid)) : 0;
+  report.link_bits_per_second = link;
+  report.link_declared = !o.link.empty();
+  report.shared_cores = report.interface_name == "lo" &&
+                        (o.server_pid > 0 ? AffinityOverlaps(0, static_cast<pid_t>(o.server_pid)) : true);
+
+  const bool progress = !o.quiet && isatty(STDERR_FILENO);
+  ResourceSnapshot last;
+  LoadObserver observer;
+  observer.on_window_start = [&] { report.before = last = sampler.Take(); };
+  observer.on_tick = [&](double seconds, uint64_t ok, uint64_t failed) {
+    const ResourceSnapshot now = sampler.Take();
+    const double dt = static_cast<double>(now.at_ns - last.at_ns) / 1e9;
+    const double client = dt > 0 ? (now.client_cpu_seconds - last.client_cpu_seconds) / dt : 0;
+    const double server = dt > 0 && now.server_cpu_seconds >= 0 && last.server_cpu_seconds >= 0
+                              ? (now.server_cpu_seconds - last.server_cpu_seconds) / dt : -1;
+    report.cpu_per_second.emplace_back(client, server);
+    last = now;
+    if (progress) {
+      std::fprintf(stderr, "\r  %5.1f s  %s calls  %s calls/s  %s failed  client %.2f cores%s   ", seconds,
+                   WithThousands(static_cast<double>(ok)).c_str(), WithThousands(static_cast<double>(ok) / seconds).c_str(),
+                   WithThousands(static_cast<double>(failed)).c_str(), client,
+                   server >= 0 ? (", server " + std::to_string(server).substr(0, 4) + " cores").c_str() : "");
+    }
+  };
+  observer.on_window_end = [&] { report.after = sampler.Take(); };
+
+  LoadRunner runner(load);
+  s = runner.Run(observer, &report.load);
+  if (progress) std::fprintf(stderr, "\r%100s\r", "");
+  if (!s.ok()) {
+    std::fprintf(stderr, "lather-stress: %s\n", s.message().c_str());
+    return s.kind() == Status::Kind::kIOError ? kExitConnect : kExitUsage;
+  }
+  report.server_cpu_source = sampler.server_cpu_source();
+  Conclude(&report);
+
+  if (!o.quiet) {
+    PrintReport(report, stdout);
+    PrintApacheBenchBlock(report, stdout);
+  }
+  if (!o.json_file.empty()) {
+    std::ofstream out(o.json_file);
+    out << ReportJson(report);
+    if (!out) std::fprintf(stderr, "lather-stress: cannot write --json %s\n", o.json_file.c_str());
+  }
+  if (!o.series_file.empty() && !(s = WriteSeriesCsv(report, o.series_file)).ok()) {
+    std::fprintf(stderr, "lather-stress: %s\n", s.message().c_str());
+  }
+  if (embedded) {
+    const int code = service.Stop();
+    if (code != 0) std::fprintf(stderr, "lather-stress: the embedded service exited with %d\n", code);
+  }
+
+  // Thresholds for CI use.
+  const ThreadStats& t = report.load.total;
+  int exit_code = 0;
+  if (max_p99 >= 0 && t.latency.count() > 0 && static_cast<double>(t.latency.ValueAtPercentile(99)) > max_p99 * 1e9) {
+    std::fprintf(stderr, "lather-stress: threshold failed: p99 %s > --max-p99 %s\n",
+                 FormatNanos(static_cast<double>(t.latency.ValueAtPercentile(99))).c_str(), o.max_p99.c_str());
+    exit_code = kExitThreshold;
+  }
+  if (o.min_rate >= 0 && report.calls_per_second() < o.min_rate) {
+    std::fprintf(stderr, "lather-stress: threshold failed: %s calls/s < --min-rate %s\n",
+                 WithThousands(report.calls_per_second()).c_str(), WithThousands(o.min_rate).c_str());
+    exit_code = kExitThreshold;
+  }
+  if (o.max_errors >= 0 && t.failures() > static_cast<uint64_t>(o.max_errors)) {
+    std::fprintf(stderr, "lather-stress: threshold failed: %llu failed calls > --max-errors %lld\n",
+                 static_cast<unsigned long long>(t.failures()), static_cast<long long>(o.max_errors));
+    exit_code = kExitThreshold;
+  }
+  if (exit_code == 0 && t.calls_ok() == 0 && t.failures() > 0) {
+    std::fprintf(stderr, "lather-stress: every call failed (first: %s)\n", t.first_failure.c_str());
+    exit_code = kExitAllFailed;
+  }
+  return exit_code;
+}
+
+}  // namespace lather

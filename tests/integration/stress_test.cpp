@@ -1,0 +1,136 @@
+// lather-stress against the real service: the figures must add up.
+#include <catch2/catch.hpp>
+
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include <Poco/JSON/Object.h>
+#include <Poco/JSON/Parser.h>
+
+#include "client/soap_client.h"
+#include "tests/integration/service_process.h"
+
+using lather::test::ServiceProcess;
+
+namespace {
+struct Run {
+  int exit_code = -1;
+  std::string output;
+};
+
+Run RunStress(const std::string& args) {
+  Run run;
+  FILE* pipe = ::popen(("timeout 120 " + std::string(LATHER_STRESS_BIN) + " " + args + " 2>&1").c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  char buffer[4096];
+  size_t n;
+  while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) run.output.append(buffer, n);
+  const int status = ::pclose(pipe);
+  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return run;
+}
+
+Poco::JSON::Object::Ptr ReadJson(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  Poco::JSON::Parser parser;
+  return parser.parse(ss.str()).extract<Poco::JSON::Object::Ptr>();
+}
+}  // namespace
+
+TEST_CASE("an IncCounter run's successful calls equal the counter's value afterwards", "[integration][stress]") {
+  ServiceProcess service;
+  const std::string json = service.folder() + "/run.json";
+  const Run run = RunStress(service.url() + " --op inc-counter --counter adds-up -n 3000 -c 8 -t 2 --json " + json +
+                            " --server-pid " + std::to_string(service.pid()));
+  INFO(run.output);
+  REQUIRE(run.exit_code == 0);
+  const auto report = ReadJson(json);
+  CHECK(report->getValue<std::string>("schema") == "lather-stress/1");
+  const auto calls = report->getObject("calls");
+  CHECK(calls->getValue<uint64_t>("ok") == 3000);
+  CHECK(calls->getValue<uint64_t>("failed") == 0);
+
+  lather::ClientOptions options;
+  options.url = service.url();
+  lather::Client client(options);
+  int64_t value = 0;
+  REQUIRE(client.GetCounter("adds-up", &value).ok());
+  CHECK(value == 3000);
+  CHECK(report->getObject("cpu")->getValue<double>("server_cores_used") > 0);
+  CHECK(report->getObject("verdict")->getValue<std::string>("text").rfind("limit: ", 0) == 0);
+}
+
+TEST_CASE("bytes per call match the request and response sizes", "[integration][stress]") {
+  ServiceProcess service;
+  const std::string json = service.folder() + "/run.json";
+  // Call numbers vary in digits, so compare with a fixed operation: HelloWorld.
+  const Run run = RunStress(service.url() + " --op hello -n 500 -c 2 -t 1 --json " + json);
+  INFO(run.output);
+  REQUIRE(run.exit_code == 0);
+  const auto bytes = ReadJson(json)->getObject("bytes");
+  const std::string body =
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<soap:Envelope xmlns:soap=\"http://schemas.xmlsoap.org/soap/envelope/\""
+      " xmlns:l=\"urn:lather:v1\"><soap:Body><l:HelloWorld/></soap:Body></soap:Envelope>";
+  CHECK(bytes->getValue<double>("request_body_per_call") == Approx(body.size()));
+  const std::string head = "POST /soap HTTP/1.1\r\nHost: 127.0.0.1:" + std::to_string(service.port()) +
+                           "\r\nContent-Type: text/xml; charset=utf-8\r\nSOAPAction: \"urn:lather:v1#HelloWorld\"\r\n"
+                           "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n";
+  CHECK(bytes->getValue<double>("request_head_per_call") == Approx(head.size()));
+  CHECK(bytes->getValue<double>("response_payload_per_call") == Approx(11));  // "Hello World"
+  CHECK(bytes->getValue<double>("request_payload_per_call") == Approx(0));
+  CHECK(bytes->getValue<double>("response_body_per_call") > 300);
+}
+
+TEST_CASE("an open-model run at a modest rate keeps its schedule", "[integration][stress]") {
+  ServiceProcess service;
+  const std::string json = service.folder() + "/run.json";
+  const std::string csv = service.folder() + "/series.csv";
+  const Run run = RunStress(service.url() + " -R 500 -d 2s --warmup 0.5s -c 4 -t 1 --arrival poisson --json " + json +
+                            " --series " + csv);
+  INFO(run.output);
+  REQUIRE(run.exit_code == 0);
+  const auto calls = ReadJson(json)->getObject("calls");
+  CHECK(calls->getValue<uint64_t>("failed") == 0);
+  CHECK(calls->getValue<uint64_t>("ok") > 500);   // ~1,000 expected; Poisson spread, not a timing assertion
+  CHECK(calls->getValue<uint64_t>("ok") < 2000);
+  std::ifstream series(csv);
+  std::string header;
+  std::getline(series, header);
+  CHECK(header.rfind("second,calls_ok,errors,p50_ms,p99_ms", 0) == 0);
+}
+
+TEST_CASE("a run against a closed port fails at once with one line and exit 3", "[integration][stress]") {
+  ServiceProcess service;
+  const std::string url = service.url();
+  service.Stop();
+  const Run run = RunStress(url + " -d 1s");
+  CHECK(run.exit_code == 3);
+  CHECK(run.output.rfind("lather-stress: cannot connect to 127.0.0.1:", 0) == 0);
+  CHECK(std::count(run.output.begin(), run.output.end(), '\n') == 1);
+}
+
+TEST_CASE("a wrong expectation is counted as mismatches, never as successes", "[integration][stress]") {
+  ServiceProcess service;
+  const std::string folder = service.folder();
+  {
+    std::ofstream body(folder + "/body.xml");
+    body << "<soap:Envelope xmlns:soap=\"http://schemas.xmlsoap.org/soap/envelope/\" xmlns:l=\"urn:lather:v1\">"
+            "<soap:Body><l:Increment><l:value>${n}</l:value></l:Increment></soap:Body></soap:Envelope>";
+  }
+  const Run good = RunStress(service.url() + " --body " + folder + "/body.xml -n 200 -c 2 -t 1 --expect "
+                             "\"//*[local-name()='result'] = \\$n1\" --max-errors 0 -q");
+  INFO(good.output);
+  CHECK(good.exit_code == 0);
+  const Run bad = RunStress(service.url() + " --body " + folder + "/body.xml -n 200 -c 2 -t 1 --expect "
+                            "\"//*[local-name()='result'] = \\$n\" --max-errors 0 --json " + folder + "/bad.json");
+  CHECK(bad.exit_code == 1);
+  CHECK(bad.output.find("threshold failed: 200 failed calls > --max-errors 0") != std::string::npos);
+  const auto calls = ReadJson(folder + "/bad.json")->getObject("calls");
+  CHECK(calls->getValue<uint64_t>("ok") == 0);
+  CHECK(calls->getObject("failed_by_kind")->getValue<uint64_t>("mismatch") == 200);
+}
