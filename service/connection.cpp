@@ -108,6 +108,10 @@ void Connection::Process() {
       return Reject(parser_.error_status(), parser_.error_reason());
     case HttpRequestParser::Result::kComplete:
       loop_->router().Route(parser_.request(), !loop_->stopping(), &response_);
+      if (parser_.request().http10 && !response_.close) {
+        // HTTP/1.0 clients (ApacheBench -k) keep the connection only if the response says so.
+        response_.head.insert(response_.head.size() - 2, "Connection: keep-alive\r\n");
+      }
       return Write();
   }
 }

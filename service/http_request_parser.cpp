@@ -139,6 +139,7 @@ HttpRequestParser::Result HttpRequestParser::ParseHead(std::string_view head) {
   if (target.empty() || (target[0] != '/' && target != "*")) return Fail(400, "malformed request target");
   if (version == "HTTP/1.0") {
     request_.keep_alive = false;
+    request_.http10 = true;
   } else if (version != "HTTP/1.1") {
     return Fail(version.substr(0, 5) == "HTTP/" ? 505 : 400, "unsupported protocol version");
   }

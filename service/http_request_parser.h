@@ -32,6 +32,7 @@ struct HttpRequest {
   std::string_view host;
   bool has_soap_action = false;
   bool keep_alive = true;     // HTTP/1.1 default, "Connection: close" or HTTP/1.0 turn it off
+  bool http10 = false;        // an HTTP/1.0 request (keep-alive only if asked, and then announced)
   bool expect_continue = false;
   bool body_framed = false;   // Content-Length or chunked was given
   std::string_view body;

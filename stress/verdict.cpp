@@ -82,6 +82,9 @@ std::string FormatApprox(double value) {
 std::string FormatCores(double cores) { return Printf("%.2f", cores); }
 
 // A core count: "2" when whole, else 2 decimals ("1.50").
+// " core" after a count of exactly 1, " cores" otherwise.
+std::string CoresWord(double count) { return count == 1 ? " core" : " cores"; }
+
 std::string FormatCoreCount(double cores) {
   return cores == std::floor(cores) ? Printf("%.0f", cores) : Printf("%.2f", cores);
 }
@@ -135,7 +138,7 @@ std::string CeilingSuffix(const char* name, double ceiling) {
 // "1.20 of 4 cores (30%)", or "1.20 cores (cores available unknown)".
 std::string CoresUsed(double used, double available, double utilization) {
   if (utilization < 0) return FormatCores(used) + " cores (cores available unknown)";
-  return FormatCores(used) + " of " + FormatCoreCount(available) + " cores (" + FormatPercent(utilization) +
+  return FormatCores(used) + " of " + FormatCoreCount(available) + CoresWord(available) + " (" + FormatPercent(utilization) +
          ")";
 }
 
@@ -323,12 +326,12 @@ Verdict Judge(const RunFigures& figures) {
     switch (winner->source) {
       case Source::kClient:
         detail = FormatCores(v.client_cores_used) + " of " + FormatCoreCount(f.client_cores) +
-                 " cores = " + FormatPercent(v.client_utilization) + now +
+                 CoresWord(f.client_cores) + " = " + FormatPercent(v.client_utilization) + now +
                  CeilingSuffix("client", v.client_ceiling);
         break;
       case Source::kServer:
         detail = FormatCores(v.server_cores_used) + " of " + FormatCoreCount(f.server_cores) +
-                 " cores = " + FormatPercent(v.server_utilization) + now +
+                 CoresWord(f.server_cores) + " = " + FormatPercent(v.server_utilization) + now +
                  CeilingSuffix("server", v.server_ceiling);
         break;
       case Source::kPool:

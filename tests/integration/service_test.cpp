@@ -233,6 +233,14 @@ TEST_CASE("keep-alive and pipelined requests are answered in order on one connec
     CHECK(ElementText(r.body, "result") == std::to_string(i * 10 + 1));
     CHECK_FALSE(r.closed);
   }
+  // An HTTP/1.0 keep-alive request (ApacheBench -k) gets its keep-alive announced and the connection kept.
+  std::string http10 = SoapPost(kSoap11Type, Envelope(kEnv11, "<l:HelloWorld/>"));
+  http10.replace(http10.find("HTTP/1.1"), 8, "HTTP/1.0");
+  http10.insert(http10.find("\r\n") + 2, "Connection: Keep-Alive\r\n");
+  REQUIRE(connection.Send(http10));
+  const RawResponse kept = connection.Receive();
+  CHECK(kept.status == 200);
+  CHECK(kept.Header("connection") == "keep-alive");
   // A chunked request on the same connection.
   const std::string body = Envelope(kEnv11, "<l:HelloWorld/>");
   std::string chunked = "POST /soap HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml\r\nTransfer-Encoding: chunked\r\n\r\n";

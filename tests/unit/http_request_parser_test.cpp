@@ -68,6 +68,7 @@ TEST_CASE("HTTP/1.0 and Connection: close turn keep-alive off", "[service][http]
   CHECK_FALSE(b.request().keep_alive);
   REQUIRE(c.Parse("GET /healthz HTTP/1.0\r\nConnection: keep-alive\r\n\r\n") == Result::kComplete);
   CHECK(c.request().keep_alive);
+  CHECK(c.request().http10);
 }
 
 TEST_CASE("bad framing is rejected with the contract's status", "[service][http]") {
