@@ -39,6 +39,7 @@ double RunReport::wire_bytes_per_call() const {
 }
 
 double RunReport::envelope_share() const {
+  if (settings.client == "gsoap") return -1;  // the typed client does not see the payload
   const ByteCounts& b = load.total.bytes;
   const double total = static_cast<double>(b.sent() + b.received());
   if (total <= 0) return -1;
@@ -126,7 +127,11 @@ void PrintReport(const RunReport& r, std::FILE* out) {
   }
 
   const ByteCounts& b = t.bytes;
-  if (n > 0) {
+  if (n > 0 && s.client == "gsoap") {
+    std::fprintf(out, "  bytes/call   request %s, response %s (the typed client does not split head, body and payload)\n",
+                 WithThousands(Per(static_cast<double>(b.sent()), n)).c_str(),
+                 WithThousands(Per(static_cast<double>(b.received()), n)).c_str());
+  } else if (n > 0) {
     std::fprintf(out, "  bytes/call   request %s (head %s + body %s), response %s (head %s + body %s)\n",
                  WithThousands(Per(static_cast<double>(b.sent()), n)).c_str(), WithThousands(Per(static_cast<double>(b.request_head), n)).c_str(),
                  WithThousands(Per(static_cast<double>(b.request_body), n)).c_str(), WithThousands(Per(static_cast<double>(b.received()), n)).c_str(),
@@ -136,6 +141,8 @@ void PrintReport(const RunReport& r, std::FILE* out) {
                  Fixed(Per(static_cast<double>(b.request_payload + b.response_payload), n), 1).c_str(),
                  Fixed(Per(static_cast<double>(b.request_payload), n), 1).c_str(),
                  Fixed(Per(static_cast<double>(b.response_payload), n), 1).c_str(), 100.0 * r.envelope_share());
+  }
+  if (n > 0) {
     const double socket_bps = static_cast<double>(b.sent() + b.received()) * 8 / r.load.window_seconds;
     std::fprintf(out, "  bandwidth    %s at the sockets", FormatBitRate(socket_bps).c_str());
     if (r.before.interface_known && r.after.interface_known) {

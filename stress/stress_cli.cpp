@@ -16,6 +16,7 @@
 
 #include "common/flag_parser.h"
 #include "stress/embedded_service.h"
+#include "stress/gsoap_runner.h"
 #include "stress/operation_preset.h"
 #include "stress/report.h"
 #include "stress/target_url.h"
@@ -166,7 +167,9 @@ void DefineFlags(FlagParser* f, StressOptions* o) {
   f->AddValue("header", 'H', "'NAME: VALUE'", "add a request header (repeatable; with --body)",
               [o](const std::string& v) { o->headers.push_back(v); return Status::Ok(); });
   f->AddString("expect", 0, "XPATH", "with --body: a call succeeds when XPATH is true ($n, $n1 = n + 1)", &o->expect);
-  f->AddString("client", 0, "raw|gsoap", "raw: prebuilt bytes, one event loop per thread (default)", &o->client);
+  f->AddString("client", 0, "raw|gsoap",
+               "raw: prebuilt bytes, one event loop per thread (default); gsoap: the generated proxy, a thread per connection",
+               &o->client);
   f->AddString("timeout", 0, "TIME", "a call without a response by then is a timeout (default 10s)", &o->timeout);
   f->AddString("link", 0, "RATE", "the link's capacity, e.g. 100Mbit, 1Gbit (default: assume 1Gbit)", &o->link);
   f->AddInt("server-pid", 0, "PID", "read the server's CPU from /proc/PID/stat", 1, INT32_MAX, &o->server_pid);
@@ -209,7 +212,10 @@ int StressMain(int argc, char** argv) {
   if (!s.ok()) return UsageError(s.message());
   if (positional.size() > 1) return UsageError("more than one URL given");
   if (!positional.empty()) o.url = positional[0];
-  if (o.client != "raw") return UsageError("--client " + o.client + " is not available yet (use raw)");
+  if (o.client != "raw" && o.client != "gsoap") return UsageError("--client must be raw or gsoap");
+  if (o.client == "gsoap" && (!o.body_file.empty() || o.rate > 0 || o.pipeline > 1 || o.no_keepalive)) {
+    return UsageError("--client gsoap is a closed-model typed client: no --body, -R, --pipeline or --no-keepalive");
+  }
   if (o.arrival != "uniform" && o.arrival != "poisson") return UsageError("--arrival must be uniform or poisson");
 
   // Settings.
@@ -224,6 +230,31 @@ int StressMain(int argc, char** argv) {
   if (!o.link.empty() && !(s = ParseBitRate(o.link, &link)).ok()) return UsageError("--link: " + s.message());
   if (!o.expect.empty() && o.body_file.empty()) return UsageError("--expect goes with --body");
 
+  // The request.
+  OperationPreset preset;
+  if (!o.body_file.empty()) {
+    bool ok = false;
+    preset.body = ReadFile(o.body_file, &ok);
+    if (!ok) return UsageError("cannot read --body " + o.body_file);
+    preset.headers = o.headers;
+    bool has_type = false;
+    for (const std::string& h : o.headers) has_type = has_type || strncasecmp(h.c_str(), "content-type:", 13) == 0;
+    if (!has_type) preset.headers.push_back(o.soap12 ? "Content-Type: application/soap+xml; charset=utf-8"
+                                                     : "Content-Type: text/xml; charset=utf-8");
+    if (!o.expect.empty()) {
+      preset.expectation.kind = Expectation::Kind::kXPath;
+      preset.expectation.xpath = o.expect;
+    }
+    preset.request_payload_bytes = RequestPayloadBytes(preset.body);
+  } else {
+    PresetRequest request;
+    request.op = o.op;
+    request.soap_version = o.soap12 ? 2 : 1;
+    request.samples = static_cast<size_t>(o.samples);
+    request.counter_name = o.counter.empty() ? "stress-" + std::to_string(getpid()) : o.counter;
+    if (!(s = MakeOperationPreset(request, &preset)).ok()) return UsageError(s.message());
+    for (const std::string& h : o.headers) preset.headers.push_back(h);
+  }
   // The embedded service is forked before any thread exists.
   EmbeddedService service;
   std::string placement;
@@ -263,31 +294,6 @@ int StressMain(int argc, char** argv) {
     return kExitConnect;
   }
 
-  // The request.
-  OperationPreset preset;
-  if (!o.body_file.empty()) {
-    bool ok = false;
-    preset.body = ReadFile(o.body_file, &ok);
-    if (!ok) return UsageError("cannot read --body " + o.body_file);
-    preset.headers = o.headers;
-    bool has_type = false;
-    for (const std::string& h : o.headers) has_type = has_type || strncasecmp(h.c_str(), "content-type:", 13) == 0;
-    if (!has_type) preset.headers.push_back(o.soap12 ? "Content-Type: application/soap+xml; charset=utf-8"
-                                                     : "Content-Type: text/xml; charset=utf-8");
-    if (!o.expect.empty()) {
-      preset.expectation.kind = Expectation::Kind::kXPath;
-      preset.expectation.xpath = o.expect;
-    }
-    preset.request_payload_bytes = RequestPayloadBytes(preset.body);
-  } else {
-    PresetRequest request;
-    request.op = o.op;
-    request.soap_version = o.soap12 ? 2 : 1;
-    request.samples = static_cast<size_t>(o.samples);
-    request.counter_name = o.counter.empty() ? "stress-" + std::to_string(getpid()) : o.counter;
-    if (!(s = MakeOperationPreset(request, &preset)).ok()) return UsageError(s.message());
-    for (const std::string& h : o.headers) preset.headers.push_back(h);
-  }
   RequestTemplate request_template;
   if (!(s = RequestTemplate::Create(url, preset.headers, preset.body, !o.no_keepalive, &request_template)).ok()) {
     return UsageError(s.message());
@@ -364,8 +370,25 @@ int StressMain(int argc, char** argv) {
   };
   observer.on_window_end = [&] { report.after = sampler.Take(); };
 
-  LoadRunner runner(load);
-  s = runner.Run(observer, &report.load);
+  if (o.client == "gsoap") {
+    GsoapLoadOptions g;
+    g.url = url.ToString();
+    g.soap12 = o.soap12;
+    g.op = o.op;
+    g.counter_name = o.counter.empty() ? "stress-" + std::to_string(getpid()) : o.counter;
+    g.samples = static_cast<size_t>(o.samples);
+    g.connections = load.connections;
+    g.duration_seconds = duration;
+    g.total_calls = load.total_calls;
+    g.warmup_seconds = warmup;
+    g.timeout_seconds = timeout;
+    g.first_call_number = load.first_call_number;
+    report.settings.threads = load.connections;  // one blocking thread per connection
+    s = RunGsoapLoad(g, observer, &report.load);
+  } else {
+    LoadRunner runner(load);
+    s = runner.Run(observer, &report.load);
+  }
   if (progress) std::fprintf(stderr, "\r%100s\r", "");
   if (!s.ok()) {
     std::fprintf(stderr, "lather-stress: %s\n", s.message().c_str());

@@ -134,3 +134,33 @@ TEST_CASE("a wrong expectation is counted as mismatches, never as successes", "[
   CHECK(calls->getValue<uint64_t>("ok") == 0);
   CHECK(calls->getObject("failed_by_kind")->getValue<uint64_t>("mismatch") == 200);
 }
+
+TEST_CASE("pipelined and typed-client runs also count every increment exactly once", "[integration][stress]") {
+  ServiceProcess service;
+  const Run pipelined = RunStress(service.url() + " --op inc-counter --counter piped -n 2000 -c 4 -t 2 --pipeline 8 "
+                                  "--max-errors 0 -q");
+  INFO(pipelined.output);
+  CHECK(pipelined.exit_code == 0);
+  const Run typed = RunStress(service.url() + " --client gsoap --op inc-counter --counter typed -n 500 -c 4 "
+                              "--max-errors 0 -q --soap12");
+  INFO(typed.output);
+  CHECK(typed.exit_code == 0);
+  lather::ClientOptions options;
+  options.url = service.url();
+  lather::Client client(options);
+  int64_t value = 0;
+  REQUIRE(client.GetCounter("piped", &value).ok());
+  CHECK(value == 2000);
+  REQUIRE(client.GetCounter("typed", &value).ok());
+  CHECK(value == 500);
+}
+
+TEST_CASE("lather-stress refuses bad usage with exit 64 and one line", "[integration][stress][cli]") {
+  for (const char* args : {"--bogus", "-c 0", "-d forever", "--client soapui", "--op frobnicate http://127.0.0.1:1/soap",
+                           "ftp://x/", "--expect //x", "--client gsoap -R 100 http://127.0.0.1:1/soap"}) {
+    INFO(args);
+    const Run run = RunStress(args);
+    CHECK(run.exit_code == 64);
+    CHECK(std::count(run.output.begin(), run.output.end(), '\n') == 1);
+  }
+}
