@@ -137,6 +137,7 @@ class Worker {
   uint64_t counted_ = 0;
   uint64_t issued_counted_ = 0;
   uint64_t next_timer_ns_ = 0;
+  bool started_ = false;  // no call leaves before start_ns_ (connections may open earlier)
   bool window_started_ = false;
   bool gave_up_ = false;
   bool ever_connected_ = false;
@@ -363,7 +364,8 @@ void Worker::BecameIdle(Connection& c, uint64_t now) {
     if (static_cast<int>(c.inflight.size()) < o_.pipeline) idle_.push_back(Index(c));
     return;
   }
-  while (c.fd >= 0 && static_cast<int>(c.inflight.size()) < o_.pipeline && CanIssue(now) && !Finished(now)) {
+  while (started_ && c.fd >= 0 && static_cast<int>(c.inflight.size()) < o_.pipeline && CanIssue(now) &&
+         !Finished(now)) {
     Send(c, NextNumber(), now, now);
   }
 }
@@ -422,6 +424,12 @@ void Worker::Run() {
   double cpu_at_start = 0;
   while (true) {
     now = NowNanos();
+    if (!started_ && now >= start_ns_) {
+      started_ = true;
+      if (!open_model()) {
+        for (Connection& c : connections_) BecameIdle(c, now);
+      }
+    }
     if (!window_started_ && now >= warm_end_ns_) {
       window_started_ = true;
       cpu_at_start = ThreadCpuSeconds();
@@ -434,6 +442,7 @@ void Worker::Run() {
     }
     uint64_t wake = next_timer_ns_;
     if (o_.total_calls == 0) wake = std::min(wake, end_ns_);
+    if (!started_) wake = std::min(wake, start_ns_);
     if (!window_started_) wake = std::min(wake, warm_end_ns_);
     if (open_model() && CanIssue(next_intended_ns_)) wake = std::min(wake, next_intended_ns_);
     const uint64_t wait = wake > now ? wake - now : 0;
@@ -475,7 +484,7 @@ Status LoadRunner::Run(const LoadObserver& observer, LoadResult* result) {
     return Status::InvalidArgument("need at least one connection per thread (-c >= -t)");
   }
   if (o.request == nullptr) return Status::InvalidArgument("no request");
-  const uint64_t start = NowNanos() + 1000000;  // 1 ms to start the threads
+  const uint64_t start = NowNanos() + 20000000;  // 20 ms to start the threads and open the connections
   const uint64_t warm_end = start + static_cast<uint64_t>(o.warmup_seconds * 1e9);
   const uint64_t end = o.total_calls > 0 ? UINT64_MAX : warm_end + static_cast<uint64_t>(o.duration_seconds * 1e9);
 

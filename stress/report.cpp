@@ -5,6 +5,7 @@
 
 #include <Poco/JSON/Array.h>
 #include <Poco/JSON/Object.h>
+#include <stdsoap2.h>
 
 #include <cmath>
 #include <fstream>
@@ -219,6 +220,8 @@ std::string ReportJson(const RunReport& r) {
   machine.set("machine", std::string(u.machine));
   machine.set("lather_version", std::string(LATHER_VERSION));
   machine.set("compiler", std::string(__VERSION__));
+  machine.set("gsoap_version", std::to_string(GSOAP_VERSION / 100000) + "." + std::to_string(GSOAP_VERSION / 1000 % 100) +
+                                   "." + std::to_string(GSOAP_VERSION % 1000));
   root.set("machine", machine);
 
   Object calls(Poco::JSON_PRESERVE_KEY_ORDER);
