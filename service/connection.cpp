@@ -20,6 +20,7 @@ Connection::Connection(EventLoop* loop, boost::asio::ip::tcp::socket socket)
 void Connection::Start() {
   boost::system::error_code ignored;
   socket_.set_option(boost::asio::ip::tcp::no_delay(true), ignored);
+  loop_->metrics().ConnectionOpened();
   SetPhase(Phase::kIdle);
   Read();
 }
@@ -82,6 +83,7 @@ void Connection::OnRead(const boost::system::error_code& error, size_t bytes) {
     return;
   }
   in_used_ += bytes;
+  loop_->metrics().AddBytesReceived(bytes);
   Process();
 }
 
@@ -131,7 +133,7 @@ void Connection::Reject(int status, const std::string& reason) {
     auto endpoint = socket_.remote_endpoint(ec);
     return ec ? std::string("a closed peer") : endpoint.address().to_string() + ":" + std::to_string(endpoint.port());
   }() + ": " + std::to_string(status) + " " + reason);
-  RequestRouter::Reject(status, reason, parser_.head_complete() ? parser_.request().content_type : "", "",
+  loop_->router().Reject(status, reason, parser_.head_complete() ? parser_.request().content_type : "", "",
                         &response_);
   Write();
 }
@@ -147,6 +149,7 @@ void Connection::Write() {
 }
 
 void Connection::OnWritten(const boost::system::error_code& error) {
+  if (!error) loop_->metrics().AddBytesSent(response_.head.size() + response_.body.size());
   if (error || response_.close || loop_->stopping()) {
     if (!error) {
       boost::system::error_code ignored;
@@ -166,6 +169,7 @@ void Connection::OnWritten(const boost::system::error_code& error) {
 void Connection::Close() {
   if (phase_ == Phase::kClosed) return;
   SetPhase(Phase::kClosed);
+  loop_->metrics().ConnectionClosed();
   boost::system::error_code ignored;
   socket_.close(ignored);
   loop_->Remove(shared_from_this());

@@ -14,7 +14,7 @@ EventLoop::EventLoop(const ServerOptions& options, std::unique_ptr<CounterStore>
       work_(boost::asio::make_work_guard(io_)),
       operations_(std::move(store)),
       engine_(&operations_, options.soap),
-      router_(&engine_, std::move(local_address)) {}
+      router_(&engine_, &metrics_, std::move(local_address)) {}
 
 void EventLoop::Run() {
   for (;;) {

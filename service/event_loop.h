@@ -27,6 +27,7 @@ class EventLoop {
   boost::asio::io_context& io() { return io_; }
   const ServerOptions& options() const { return options_; }
   RequestRouter& router() { return router_; }
+  LoopMetrics& metrics() { return metrics_; }
   bool stopping() const { return stopping_; }
 
   // Runs the loop until it has no work left after BeginStop(). Catches and logs anything thrown.
@@ -43,6 +44,7 @@ class EventLoop {
   const ServerOptions& options_;
   boost::asio::io_context io_{1};
   std::optional<boost::asio::executor_work_guard<boost::asio::io_context::executor_type>> work_;
+  LoopMetrics metrics_;
   Operations operations_;
   SoapEngine engine_;
   RequestRouter router_;

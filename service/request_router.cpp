@@ -1,5 +1,6 @@
 #include "service/request_router.h"
 
+#include <chrono>
 #include <utility>
 
 #include "service/http_response.h"
@@ -12,12 +13,13 @@ bool IsWsdlQuery(std::string_view query) { return query == "wsdl" || query == "W
 
 }  // namespace
 
-RequestRouter::RequestRouter(SoapEngine* engine, std::string local_address)
-    : engine_(engine), local_address_(std::move(local_address)) {}
+RequestRouter::RequestRouter(SoapEngine* engine, LoopMetrics* metrics, std::string local_address)
+    : engine_(engine), metrics_(metrics), local_address_(std::move(local_address)) {}
 
 void RequestRouter::Reject(int status, std::string_view reason, std::string_view content_type,
                            std::string_view extra_headers, HttpResponse* response) {
   response->Clear();
+  metrics_->RecordRejection(status);
   const int version = SoapVersionOfContentType(content_type) == 2 ? 2 : 1;
   AppendFaultEnvelope(version, status < 500, reason, &response->body);
   AppendResponseHead(status, version == 2 ? kSoap12ContentType : kSoap11ContentType,
@@ -40,6 +42,13 @@ void RequestRouter::Route(const HttpRequest& request, bool allow_keep_alive, Htt
     }
     Reject(405, "method " + std::string(request.method) + " is not allowed on /soap (use POST, or GET /soap?wsdl)",
            request.content_type, "Allow: POST\r\n", response);
+    return;
+  }
+  if (request.path == "/metrics" && request.method == "GET") {
+    response->body = RenderMetrics(all_metrics_);
+    AppendResponseHead(200, "text/plain; version=0.0.4; charset=utf-8", response->body.size(), keep_alive, "",
+                       &response->head);
+    response->close = !keep_alive;
     return;
   }
   if (request.path == "/healthz" && (request.method == "GET" || request.method == "HEAD")) {
@@ -70,6 +79,7 @@ void RequestRouter::ServeSoap(const HttpRequest& request, bool keep_alive, HttpR
   if (request.body.empty()) {
     // A message fault (contract: 500 Client / 400 Sender), on a connection that stays usable.
     const int status = version == 2 ? 400 : 500;
+    metrics_->RecordRequest(5, 1, 0);
     AppendFaultEnvelope(version, true, "the request body is empty; a SOAP envelope was expected",
                         &response->body);
     AppendResponseHead(status, version == 2 ? kSoap12ContentType : kSoap11ContentType,
@@ -81,7 +91,12 @@ void RequestRouter::ServeSoap(const HttpRequest& request, bool keep_alive, HttpR
   call.body = request.body;
   call.content_type_version = version;
   call.action = version == 2 ? ContentTypeParameter(request.content_type, "action") : request.soap_action;
+  metrics_->RequestStarted();
+  const auto start = std::chrono::steady_clock::now();
   const SoapOutcome outcome = engine_->Serve(call, &response->body);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  metrics_->RequestFinished();
+  metrics_->RecordRequest(outcome.operation, outcome.http_status == 200 ? 0 : outcome.sender_fault ? 1 : 2, seconds);
   AppendResponseHead(outcome.http_status, outcome.soap_version == 2 ? kSoap12ContentType : kSoap11ContentType,
                      response->body.size(), keep_alive, "", &response->head);
   response->close = !keep_alive;

@@ -6,8 +6,10 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "service/http_request_parser.h"
+#include "service/metrics.h"
 #include "service/soap_adapter.h"
 
 namespace lather {
@@ -28,7 +30,9 @@ struct HttpResponse {
 class RequestRouter {
  public:
   // `local_address` ("127.0.0.1:8080") names the service when a request has no Host header.
-  RequestRouter(SoapEngine* engine, std::string local_address);
+  // `metrics` is this loop's (written here); set_all_metrics() gives every loop's for GET /metrics.
+  RequestRouter(SoapEngine* engine, LoopMetrics* metrics, std::string local_address);
+  void set_all_metrics(std::vector<const LoopMetrics*> all) { all_metrics_ = std::move(all); }
 
   void set_local_address(std::string address) { local_address_ = std::move(address); }
 
@@ -39,13 +43,15 @@ class RequestRouter {
   // Fills *response with a rejection made before a request could be parsed (bad framing, limits,
   // timeouts): `status`, a Fault of the version `content_type` announces (1.1 when unknown) and
   // Connection: close. `extra_headers` are added as they are (each ending in CRLF).
-  static void Reject(int status, std::string_view reason, std::string_view content_type,
-                     std::string_view extra_headers, HttpResponse* response);
+  void Reject(int status, std::string_view reason, std::string_view content_type,
+              std::string_view extra_headers, HttpResponse* response);
 
  private:
   void ServeSoap(const HttpRequest& request, bool keep_alive, HttpResponse* response);
 
   SoapEngine* engine_;
+  LoopMetrics* metrics_;
+  std::vector<const LoopMetrics*> all_metrics_;
   std::string local_address_;
 };
 

@@ -109,7 +109,12 @@ Status Server::Start(const ServerOptions& options, std::unique_ptr<Server>* serv
     return Status::IOError("cannot listen on " + options.listen + ": " + e.code().message());
   }
   // The routers name the service by the bound address when a request has no Host header.
-  for (auto& loop : impl->loops) loop->router().set_local_address(impl->address);
+  std::vector<const LoopMetrics*> all_metrics;
+  for (auto& loop : impl->loops) all_metrics.push_back(&loop->metrics());
+  for (auto& loop : impl->loops) {
+    loop->router().set_local_address(impl->address);
+    loop->router().set_all_metrics(all_metrics);
+  }
 
   Impl* raw = impl.get();
   server->reset(new Server(std::move(impl)));

@@ -2,6 +2,7 @@
 
 #include <cstring>
 #include <exception>
+#include <iterator>
 
 #include "common/log.h"
 #include "service/xml_prolog.h"
@@ -143,6 +144,9 @@ int SoapEngine::Send(struct soap* soap, const char* data, size_t length) {
 }
 
 int SoapEngine::CheckAction(const char* operation) {
+  for (size_t i = 0; i < std::size(kOperationNames); ++i) {
+    if (std::strcmp(kOperationNames[i], operation) == 0) operation_ = i;
+  }
   const std::string_view named = OperationOfAction(call_->action);
   if (named.empty() || named == operation) return SOAP_OK;
   std::string reason = "the action names operation " + std::string(named) + " but the Body holds " + operation;
@@ -160,6 +164,7 @@ int SoapEngine::Fault(const Status& status) {
 SoapOutcome SoapEngine::Serve(const SoapCall& call, std::string* response_body) {
   call_ = &call;
   envelope_version_ = 0;
+  operation_ = 5;
   read_offset_ = 0;
   out_ = response_body;
   soap_->socket = SOAP_INVALID_SOCKET;
@@ -228,14 +233,13 @@ SoapOutcome SoapEngine::Finish() {
     out_->clear();  // drop a partial response, if any
     soap_send_fault(soap_);
     outcome.http_status = 500;
-    if (soap_->version == 2) {
-      const char** code = soap_faultcode(soap_);
-      if (code != nullptr && *code != nullptr && std::strstr(*code, "Sender") != nullptr) {
-        outcome.http_status = 400;
-      }
-    }
+    const char** code = soap_faultcode(soap_);
+    outcome.sender_fault = code != nullptr && *code != nullptr &&
+                           (std::strstr(*code, "Sender") != nullptr || std::strstr(*code, "Client") != nullptr);
+    if (soap_->version == 2 && outcome.sender_fault) outcome.http_status = 400;
   }
   outcome.soap_version = soap_->version == 2 ? 2 : 1;
+  outcome.operation = operation_;
   soap_destroy(soap_);
   soap_end(soap_);
   call_ = nullptr;

@@ -28,7 +28,9 @@ struct SoapCall {
 
 struct SoapOutcome {
   int http_status = 200;
-  int soap_version = 1;  // the version of the response envelope
+  int soap_version = 1;       // the version of the response envelope
+  size_t operation = 5;       // index in kMetricOperations; 5 ("none") if no operation was reached
+  bool sender_fault = false;  // a Client/Sender fault (the request was at fault)
 };
 
 class SoapEngine {
@@ -63,6 +65,7 @@ class SoapEngine {
   std::unique_ptr<Handler> handler_;
   const SoapCall* call_ = nullptr;
   int envelope_version_ = 0;  // 1 or 2 once gSOAP has read the Envelope, else 0
+  size_t operation_ = 5;      // the operation the Body named (index in kMetricOperations)
   size_t read_offset_ = 0;
   std::string* out_ = nullptr;
 };

@@ -99,6 +99,12 @@ void PrintReport(const RunReport& r, std::FILE* out) {
   std::fprintf(out, "  calls        %s ok, %s failed%s in %.2f s\n", WithThousands(static_cast<double>(t.calls_ok())).c_str(),
                WithThousands(static_cast<double>(t.failures())).c_str(), failures.c_str(), r.load.window_seconds);
   if (!t.first_failure.empty()) std::fprintf(out, "  first failure  %s\n", t.first_failure.c_str());
+  if (t.connections_opened > static_cast<uint64_t>(s.connections)) {
+    std::fprintf(out, "  connections  %s opened for %d connection%s: %s\n", WithThousands(static_cast<double>(t.connections_opened)).c_str(),
+                 s.connections, s.connections == 1 ? "" : "s",
+                 s.keep_alive ? "the server closed keep-alive connections and they were reopened"
+                              : "a new connection per call (--no-keepalive)");
+  }
   std::fprintf(out, "  throughput   %s calls/s\n", WithThousands(r.calls_per_second()).c_str());
 
   const LatencyHistogram& h = t.latency;
@@ -234,6 +240,7 @@ std::string ReportJson(const RunReport& r) {
   calls.set("first_failure", t.first_failure);
   calls.set("calls_per_second", r.calls_per_second());
   calls.set("late_calls", t.late_calls);
+  calls.set("connections_opened", t.connections_opened);
   calls.set("max_lateness_ns", t.max_lateness_ns);
   root.set("calls", calls);
 

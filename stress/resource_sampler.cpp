@@ -113,8 +113,9 @@ uint64_t ReadTcpRetransmits() {
   return 0;
 }
 
-// process_cpu_seconds_total from the server's /metrics (Prometheus text), -1 if unavailable.
-double MetricsCpuSeconds(const std::string& host, int port) {
+// process_cpu_seconds_total (and lather_cpu_cores into *cores, if served) from the server's /metrics
+// (Prometheus text); -1 if unavailable.
+double MetricsCpuSeconds(const std::string& host, int port, double* cores) {
   sockaddr_in addr{};
   addr.sin_family = AF_INET;
   addr.sin_port = htons(static_cast<uint16_t>(port));
@@ -139,6 +140,8 @@ double MetricsCpuSeconds(const std::string& host, int port) {
   if (response.rfind("HTTP/1.1 200", 0) != 0 && response.rfind("HTTP/1.0 200", 0) != 0) return -1;
   const size_t at = response.find("\nprocess_cpu_seconds_total ");
   if (at == std::string::npos) return -1;
+  const size_t cores_at = response.find("\nlather_cpu_cores ");
+  if (cores_at != std::string::npos) *cores = std::strtod(response.c_str() + cores_at + 18, nullptr);
   return std::strtod(response.c_str() + at + 27, nullptr);
 }
 
@@ -162,7 +165,7 @@ ResourceSnapshot ResourceSampler::Take() const {
   if (server_pid_ > 0) {
     s.server_cpu_seconds = ProcCpuSeconds(server_pid_);
   } else if (!metrics_host_.empty() && metrics_work_) {
-    s.server_cpu_seconds = MetricsCpuSeconds(metrics_host_, metrics_port_);
+    s.server_cpu_seconds = MetricsCpuSeconds(metrics_host_, metrics_port_, &s.server_cores);
     if (s.server_cpu_seconds < 0) metrics_work_ = false;  // ask once; no /metrics there
   }
   if (!interface_.empty()) s.interface_known = ReadInterface(interface_, &s);

@@ -16,6 +16,7 @@ struct ResourceSnapshot {
   uint64_t at_ns = 0;
   double client_cpu_seconds = 0;
   double server_cpu_seconds = -1;  // < 0: unknown
+  double server_cores = 0;         // from /metrics' lather_cpu_cores; 0: unknown
   bool interface_known = false;
   uint64_t rx_bytes = 0, tx_bytes = 0, rx_packets = 0, tx_packets = 0;
   uint64_t tcp_retransmits = 0;

@@ -395,6 +395,7 @@ int StressMain(int argc, char** argv) {
     return s.kind() == Status::Kind::kIOError ? kExitConnect : kExitUsage;
   }
   report.server_cpu_source = sampler.server_cpu_source();
+  if (report.server_cores == 0 && report.after.server_cores > 0) report.server_cores = report.after.server_cores;
   Conclude(&report);
 
   if (!o.quiet) {

@@ -256,3 +256,44 @@ TEST_CASE("keep-alive and pipelined requests are answered in order on one connec
   CHECK(hello.status == 200);
   CHECK(ElementText(hello.body, "result") == "Hello World");
 }
+
+namespace {
+// The value of one sample line ("name{labels} value") of a Prometheus text page, -1 if absent.
+double MetricValue(const std::string& page, const std::string& series) {
+  const size_t at = page.find("\n" + series + " ");
+  return at == std::string::npos ? -1 : std::strtod(page.c_str() + at + series.size() + 2, nullptr);
+}
+}  // namespace
+
+TEST_CASE("GET /metrics counts requests by operation and outcome, rejections, bytes and CPU",
+          "[integration][metrics]") {
+  ServiceProcess service;
+  Client client = MakeClient(service, false);
+  int32_t result = 0;
+  for (int i = 0; i < 7; ++i) REQUIRE(client.Increment(i, &result).ok());
+  CHECK(client.Increment(2147483647, &result).kind() == Status::Kind::kFault);
+  std::string greeting;
+  REQUIRE(client.HelloWorld(&greeting).ok());
+  CHECK(SendRaw(service.port(), "PUT /soap HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n").status == 405);
+  CHECK(SendRaw(service.port(), SoapPost("application/json", "{}")).status == 415);
+  CHECK(SendRaw(service.port(), SoapPost(kSoap11Type, "<broken")).status == 500);
+
+  const RawResponse r = SendRaw(service.port(), "GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n");
+  REQUIRE(r.status == 200);
+  CHECK(r.Header("content-type").find("text/plain") == 0);
+  const std::string& page = r.body;
+  CHECK(MetricValue(page, "lather_requests_total{operation=\"Increment\",outcome=\"ok\"}") == 7);
+  CHECK(MetricValue(page, "lather_requests_total{operation=\"Increment\",outcome=\"client_fault\"}") == 1);
+  CHECK(MetricValue(page, "lather_requests_total{operation=\"HelloWorld\",outcome=\"ok\"}") == 1);
+  CHECK(MetricValue(page, "lather_requests_total{operation=\"none\",outcome=\"client_fault\"}") == 1);
+  CHECK(MetricValue(page, "lather_http_rejections_total{status=\"405\"}") == 1);
+  CHECK(MetricValue(page, "lather_http_rejections_total{status=\"415\"}") == 1);
+  CHECK(MetricValue(page, "lather_request_duration_seconds_count") == 10);
+  CHECK(MetricValue(page, "lather_request_duration_seconds_bucket{le=\"+Inf\"}") == 10);
+  CHECK(MetricValue(page, "lather_received_bytes_total") > 3000);
+  CHECK(MetricValue(page, "lather_sent_bytes_total") > 3000);
+  CHECK(MetricValue(page, "lather_open_connections") >= 1);  // the client's keep-alive connection and this one
+  CHECK(MetricValue(page, "process_cpu_seconds_total") > 0);
+  CHECK(MetricValue(page, "process_resident_memory_bytes") > 1e6);
+  CHECK(MetricValue(page, "lather_cpu_cores") >= 1);
+}

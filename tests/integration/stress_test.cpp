@@ -164,3 +164,16 @@ TEST_CASE("lather-stress refuses bad usage with exit 64 and one line", "[integra
     CHECK(std::count(run.output.begin(), run.output.end(), '\n') == 1);
   }
 }
+
+TEST_CASE("without --server-pid the server's CPU is read from its /metrics", "[integration][stress][metrics]") {
+  ServiceProcess service;
+  const std::string json = service.folder() + "/run.json";
+  const Run run = RunStress(service.url() + " -n 2000 -c 4 -t 1 --json " + json);
+  INFO(run.output);
+  REQUIRE(run.exit_code == 0);
+  CHECK(run.output.find("from /metrics") != std::string::npos);
+  const auto cpu = ReadJson(json)->getObject("cpu");
+  CHECK(cpu->getValue<std::string>("server_cpu_source") == "/metrics");
+  CHECK(cpu->getValue<double>("server_cores_used") > 0);
+  CHECK(cpu->getValue<double>("server_cores") >= 1);
+}

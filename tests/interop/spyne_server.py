@@ -58,8 +58,7 @@ class LatherService(ServiceBase):
 
     @rpc(Int, _returns=Int, _body_style="wrapped", _operation_name="Increment",
          _in_message_name="Increment", _out_message_name="IncrementResponse",
-         _in_variable_names={"value_": "value"}, _out_variable_name="result",
-         _soap_body_style="document")
+         _in_variable_names={"value_": "value"}, _out_variable_name="result")
     def Increment(ctx, value_):
         if value_ == INT32_MAX:
             raise Fault(faultcode="Client", faultstring="value + 1 overflows xsd:int")

@@ -1,0 +1,61 @@
+// Metrics: the service's counters, exported at GET /metrics in the Prometheus text format.
+// Each event loop owns one LoopMetrics and is its only writer (relaxed atomic loads and stores, no
+// read-modify-write, no lock); the /metrics request, served by any loop, sums all loops' values.
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace lather {
+
+// Operations as counted: the five of the contract, then "none" for requests that reached no operation.
+inline constexpr std::array<const char*, 6> kMetricOperations = {"Increment", "HelloWorld", "IncCounter", "GetCounter",
+                                                                 "EchoDataSamples", "none"};
+inline constexpr std::array<const char*, 3> kMetricOutcomes = {"ok", "client_fault", "server_fault"};
+// HTTP statuses with which the service rejects requests before (or instead of) the SOAP engine.
+inline constexpr std::array<int, 12> kRejectionStatuses = {400, 404, 405, 408, 411, 413, 414, 415, 431, 501, 503, 505};
+// Upper bounds (seconds) of the execution-time histogram buckets; +Inf is implied.
+inline constexpr std::array<double, 14> kDurationBuckets = {0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005,
+                                                            0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0};
+
+class LoopMetrics {
+ public:
+  // A SOAP request ran: `operation` indexes kMetricOperations, `outcome` kMetricOutcomes.
+  void RecordRequest(size_t operation, size_t outcome, double seconds);
+  // A request was rejected at the HTTP layer with `status`.
+  void RecordRejection(int status);
+  void AddBytesReceived(uint64_t n) { Add(bytes_received_, n); }
+  void AddBytesSent(uint64_t n) { Add(bytes_sent_, n); }
+  void ConnectionOpened() { Add(open_connections_, 1); Add(connections_accepted_, 1); }
+  void ConnectionClosed() { Sub(open_connections_, 1); }
+  void RequestStarted() { Add(in_flight_, 1); }
+  void RequestFinished() { Sub(in_flight_, 1); }
+
+ private:
+  friend std::string RenderMetrics(const std::vector<const LoopMetrics*>& loops);
+  static void Add(std::atomic<uint64_t>& a, uint64_t n) {
+    a.store(a.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);
+  }
+  static void Sub(std::atomic<uint64_t>& a, uint64_t n) {
+    a.store(a.load(std::memory_order_relaxed) - n, std::memory_order_relaxed);
+  }
+
+  std::array<std::array<std::atomic<uint64_t>, kMetricOutcomes.size()>, kMetricOperations.size()> requests_{};
+  std::array<std::atomic<uint64_t>, kRejectionStatuses.size()> rejections_{};
+  std::array<std::atomic<uint64_t>, kDurationBuckets.size() + 1> duration_buckets_{};
+  std::atomic<uint64_t> duration_sum_nanos_{0};
+  std::atomic<uint64_t> bytes_received_{0};
+  std::atomic<uint64_t> bytes_sent_{0};
+  std::atomic<uint64_t> open_connections_{0};
+  std::atomic<uint64_t> connections_accepted_{0};
+  std::atomic<uint64_t> in_flight_{0};
+};
+
+// The Prometheus text exposition of the loops' sums plus process_cpu_seconds_total,
+// process_resident_memory_bytes, process_open_fds, process_start_time_seconds and lather_cpu_cores.
+std::string RenderMetrics(const std::vector<const LoopMetrics*>& loops);
+
+}  // namespace lather
