@@ -1,9 +1,12 @@
 #include "service/connection.h"
 
 #include <boost/asio/buffer.hpp>
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/write.hpp>
 
 #include <array>
+#include <chrono>
 
 #include "common/log.h"
 #include "service/event_loop.h"
@@ -39,6 +42,7 @@ void Connection::SetPhase(Phase phase) {
     case Phase::kHead: limit = o.header_timeout; break;
     case Phase::kBody: limit = o.body_timeout; break;
     case Phase::kWriting: limit = o.body_timeout; break;  // a reader that never reads is cut off too
+    case Phase::kPool: timer_.cancel(); return;             // the pool answers; its queue is bounded
     case Phase::kClosed: timer_.cancel(); return;
   }
   timer_.expires_after(limit);
@@ -52,6 +56,8 @@ void Connection::OnDeadline() {
     case Phase::kIdle:
     case Phase::kWriting:
       Close();
+      break;
+    case Phase::kPool:
       break;
     case Phase::kHead:
       Reject(408, "the request head did not arrive within " +
@@ -110,12 +116,46 @@ void Connection::Process() {
       return Reject(parser_.error_status(), parser_.error_reason());
     case HttpRequestParser::Result::kComplete:
       loop_->router().Route(parser_.request(), !loop_->stopping(), &response_);
+      if (response_.deferred) return RunOnPool();
       if (parser_.request().http10 && !response_.close) {
         // HTTP/1.0 clients (ApacheBench -k) keep the connection only if the response says so.
         response_.head.insert(response_.head.size() - 2, "Connection: keep-alive\r\n");
       }
       return Write();
   }
+}
+
+void Connection::RunOnPool() {
+  SetPhase(Phase::kPool);
+  // The call's body points into in_, which stays as it is until the response is written. The work
+  // guard keeps the loop running (and so this connection alive) until the answer is posted back.
+  auto self = shared_from_this();
+  auto work = boost::asio::make_work_guard(loop_->io());
+  const SoapCall call = response_.call;
+  const bool accepted = loop_->pool().Submit([self, call, work](SoapEngine& engine) mutable {
+    std::string body;
+    const auto start = std::chrono::steady_clock::now();
+    const SoapOutcome outcome = engine.Serve(call, &body);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    boost::asio::post(self->loop_->io(), [self, outcome, seconds, body = std::move(body)]() mutable {
+      self->FinishOnLoop(outcome, std::move(body), seconds);
+    });
+    work.reset();
+  });
+  if (!accepted) {
+    Reject(503, "the server is busy: too many requests are waiting for the store; retry later", "Retry-After: 1\r\n");
+  }
+}
+
+void Connection::FinishOnLoop(const SoapOutcome& outcome, std::string body, double seconds) {
+  if (phase_ == Phase::kClosed) return;
+  response_.body = std::move(body);
+  if (loop_->stopping()) response_.keep_alive = false;
+  loop_->router().CompleteDeferred(outcome, seconds, &response_);
+  if (parser_.request().http10 && !response_.close) {
+    response_.head.insert(response_.head.size() - 2, "Connection: keep-alive\r\n");
+  }
+  Write();
 }
 
 void Connection::SendContinue() {
@@ -127,14 +167,14 @@ void Connection::SendContinue() {
                            });
 }
 
-void Connection::Reject(int status, const std::string& reason) {
+void Connection::Reject(int status, const std::string& reason, const char* extra_headers) {
   LogLine("rejected a request from " + [this] {
     boost::system::error_code ec;
     auto endpoint = socket_.remote_endpoint(ec);
     return ec ? std::string("a closed peer") : endpoint.address().to_string() + ":" + std::to_string(endpoint.port());
   }() + ": " + std::to_string(status) + " " + reason);
-  loop_->router().Reject(status, reason, parser_.head_complete() ? parser_.request().content_type : "", "",
-                        &response_);
+  loop_->router().Reject(status, reason, parser_.head_complete() ? parser_.request().content_type : "",
+                         extra_headers, &response_);
   Write();
 }
 

@@ -29,7 +29,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void CloseIfIdle();
 
  private:
-  enum class Phase { kIdle, kHead, kBody, kWriting, kClosed };
+  enum class Phase { kIdle, kHead, kBody, kPool, kWriting, kClosed };
 
   void Read();
   void OnRead(const boost::system::error_code& error, size_t bytes);
@@ -37,7 +37,10 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void Write();
   void OnWritten(const boost::system::error_code& error);
   void SendContinue();
-  void Reject(int status, const std::string& reason);
+  void Reject(int status, const std::string& reason, const char* extra_headers = "");
+  // Runs the deferred call on the blocking pool; the response is written when it is done.
+  void RunOnPool();
+  void FinishOnLoop(const SoapOutcome& outcome, std::string body, double seconds);
   void SetPhase(Phase phase);
   void OnDeadline();
   void Close();

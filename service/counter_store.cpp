@@ -84,6 +84,51 @@ Status CounterStore::Increment(const std::string& name, int64_t* value) {
   }
 }
 
+Status CounterStore::IncrementBatch(const std::vector<const std::string*>& names, std::vector<int64_t>* values) {
+  values->assign(names.size(), 0);
+  try {
+    *session_ << "BEGIN IMMEDIATE", now;
+    try {
+      for (size_t i = 0; i < names.size(); ++i) {
+        Poco::Int64 result = 0;
+        *session_ << "INSERT INTO counters (name, value) VALUES (?, 1) "
+                     "ON CONFLICT(name) DO UPDATE SET value = value + 1 RETURNING value",
+            useRef(*names[i]), into(result), now;
+        (*values)[i] = result;
+      }
+      *session_ << "COMMIT", now;
+    } catch (...) {
+      try {
+        *session_ << "ROLLBACK", now;
+      } catch (const Poco::Exception&) {
+        // The transaction is gone either way; the first error is the one to report.
+      }
+      throw;
+    }
+    return Status::Ok();
+  } catch (const Poco::Exception& e) {
+    return Status::Unavailable("counter store: " + e.displayText());
+  }
+}
+
+Status CounterStore::LockForTest() {
+  try {
+    *session_ << "BEGIN EXCLUSIVE", now;
+    return Status::Ok();
+  } catch (const Poco::Exception& e) {
+    return Status::Unavailable(e.displayText());
+  }
+}
+
+Status CounterStore::UnlockForTest() {
+  try {
+    *session_ << "COMMIT", now;
+    return Status::Ok();
+  } catch (const Poco::Exception& e) {
+    return Status::Unavailable(e.displayText());
+  }
+}
+
 Status CounterStore::Get(const std::string& name, int64_t* value) {
   try {
     Poco::Int64 result = 0;

@@ -11,6 +11,7 @@
 #include <string>
 #include <unordered_set>
 
+#include "service/blocking_pool.h"
 #include "service/operations.h"
 #include "service/request_router.h"
 #include "service/server_options.h"
@@ -22,12 +23,13 @@ class Connection;
 
 class EventLoop {
  public:
-  EventLoop(const ServerOptions& options, std::unique_ptr<CounterStore> store, std::string local_address);
+  EventLoop(const ServerOptions& options, BlockingPool* pool, std::string local_address);
 
   boost::asio::io_context& io() { return io_; }
   const ServerOptions& options() const { return options_; }
   RequestRouter& router() { return router_; }
   LoopMetrics& metrics() { return metrics_; }
+  BlockingPool& pool() { return *pool_; }
   bool stopping() const { return stopping_; }
 
   // Runs the loop until it has no work left after BeginStop(). Catches and logs anything thrown.
@@ -44,6 +46,7 @@ class EventLoop {
   const ServerOptions& options_;
   boost::asio::io_context io_{1};
   std::optional<boost::asio::executor_work_guard<boost::asio::io_context::executor_type>> work_;
+  BlockingPool* pool_;
   LoopMetrics metrics_;
   Operations operations_;
   SoapEngine engine_;

@@ -18,12 +18,16 @@ lather::Status ParseOptions(int argc, char** argv, lather::ServerOptions* option
                             std::string* port_file, std::string* usage) {
   lather::FlagParser flags("lather-service [flags]");
   int64_t threads = 0, max_body = static_cast<int64_t>(options->http.max_body_bytes);
+  int64_t pool_threads = options->pool_threads, pool_queue = static_cast<int64_t>(options->pool_queue);
   flags.AddString("listen", 'l', "HOST:PORT", "address to serve on; port 0 picks a free one (default 127.0.0.1:8080)",
                   &options->listen);
   flags.AddString("store", 's', "sqlite:PATH", "counter store (default sqlite:lather.db)", &options->store);
   flags.AddInt("threads", 't', "N", "event-loop threads (default: one per core)", 0, 256, &threads);
   flags.AddInt("max-message", 0, "BYTES", "largest request body accepted (default 16777216)", 1,
                int64_t{1} << 31, &max_body);
+  flags.AddInt("pool-threads", 0, "N", "threads for store calls and large echoes (default 16)", 1, 1024, &pool_threads);
+  flags.AddInt("pool-queue", 0, "N", "requests that may wait for them; beyond: 503 (default 4096)", 1, 1 << 20,
+               &pool_queue);
   flags.AddString("port-file", 0, "FILE", "write the bound port to FILE once listening", port_file);
   flags.AddBool("help", 'h', "print this help", help);
   *usage = flags.Usage();
@@ -32,6 +36,8 @@ lather::Status ParseOptions(int argc, char** argv, lather::ServerOptions* option
   if (!s.ok()) return s;
   if (!positional.empty()) return lather::Status::InvalidArgument("unexpected argument '" + positional[0] + "'");
   options->threads = static_cast<int>(threads);
+  options->pool_threads = static_cast<int>(pool_threads);
+  options->pool_queue = static_cast<size_t>(pool_queue);
   options->http.max_body_bytes = static_cast<size_t>(max_body);
   return lather::Status::Ok();
 }

@@ -4,7 +4,7 @@
 
 namespace lather {
 
-Operations::Operations(std::unique_ptr<CounterStore> store) : store_(std::move(store)) {}
+Operations::Operations(std::unique_ptr<CounterBackend> counters) : store_(std::move(counters)) {}
 
 Status Operations::Increment(int32_t value, int32_t* result) const {
   if (value == std::numeric_limits<int32_t>::max()) {

@@ -1,5 +1,5 @@
 // Operations: the semantics of the contract's operations on plain C++ types (no gSOAP here).
-// An Operations object is used by one engine thread at a time; it owns that thread's CounterStore.
+// An Operations object is used by one engine thread at a time; it owns that thread's counter backend.
 // Errors: InvalidArgument becomes a Client/Sender fault, anything else a Server/Receiver fault.
 #pragma once
 
@@ -18,8 +18,8 @@ inline constexpr size_t kMaxCounterNameChars = 64;
 
 class Operations {
  public:
-  // `store` may be null: the counter operations then answer Unavailable.
-  explicit Operations(std::unique_ptr<CounterStore> store);
+  // `counters` may be null: the counter operations then answer Unavailable.
+  explicit Operations(std::unique_ptr<CounterBackend> counters);
 
   // value + 1; InvalidArgument for 2147483647, which has no successor in xsd:int.
   Status Increment(int32_t value, int32_t* result) const;
@@ -35,7 +35,7 @@ class Operations {
   Status GetCounter(const std::string& name, int64_t* result);
 
  private:
-  std::unique_ptr<CounterStore> store_;
+  std::unique_ptr<CounterBackend> store_;
 };
 
 // True if `text` is an xsd:dateTime lexical value: [-]YYYY-MM-DDThh:mm:ss[.f+][Z|(+|-)hh:mm].

@@ -13,8 +13,18 @@ bool IsWsdlQuery(std::string_view query) { return query == "wsdl" || query == "W
 
 }  // namespace
 
-RequestRouter::RequestRouter(SoapEngine* engine, LoopMetrics* metrics, std::string local_address)
-    : engine_(engine), metrics_(metrics), local_address_(std::move(local_address)) {}
+RequestRouter::RequestRouter(SoapEngine* engine, LoopMetrics* metrics, std::string local_address,
+                             size_t long_body_bytes)
+    : engine_(engine), metrics_(metrics), long_body_bytes_(long_body_bytes), local_address_(std::move(local_address)) {}
+
+void RequestRouter::CompleteDeferred(const SoapOutcome& outcome, double seconds, HttpResponse* response) {
+  metrics_->RecordRequest(outcome.operation, outcome.http_status == 200 ? 0 : outcome.sender_fault ? 1 : 2, seconds);
+  response->head.clear();
+  AppendResponseHead(outcome.http_status, outcome.soap_version == 2 ? kSoap12ContentType : kSoap11ContentType,
+                     response->body.size(), response->keep_alive, "", &response->head);
+  response->close = !response->keep_alive;
+  response->deferred = false;
+}
 
 void RequestRouter::Reject(int status, std::string_view reason, std::string_view content_type,
                            std::string_view extra_headers, HttpResponse* response) {
@@ -91,11 +101,22 @@ void RequestRouter::ServeSoap(const HttpRequest& request, bool keep_alive, HttpR
   call.body = request.body;
   call.content_type_version = version;
   call.action = version == 2 ? ContentTypeParameter(request.content_type, "action") : request.soap_action;
+  response->keep_alive = keep_alive;
+  if (request.body.size() > long_body_bytes_) {  // a large echo: parse it on the pool, not here
+    response->deferred = true;
+    response->call = call;
+    return;
+  }
   metrics_->RequestStarted();
   const auto start = std::chrono::steady_clock::now();
   const SoapOutcome outcome = engine_->Serve(call, &response->body);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   metrics_->RequestFinished();
+  if (outcome.deferred) {  // it waits for the store: run it on the pool
+    response->deferred = true;
+    response->call = call;
+    return;
+  }
   metrics_->RecordRequest(outcome.operation, outcome.http_status == 200 ? 0 : outcome.sender_fault ? 1 : 2, seconds);
   AppendResponseHead(outcome.http_status, outcome.soap_version == 2 ? kSoap12ContentType : kSoap11ContentType,
                      response->body.size(), keep_alive, "", &response->head);

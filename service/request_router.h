@@ -19,11 +19,17 @@ struct HttpResponse {
   std::string head;
   std::string body;
   bool close = false;  // close the connection after writing
+  // Set when the request must run on the blocking pool: `call` (which points into the request
+  // buffer) is to be served there, and the head written when it is done.
+  bool deferred = false;
+  bool keep_alive = true;
+  SoapCall call;
 
   void Clear() {
     head.clear();
     body.clear();
     close = false;
+    deferred = false;
   }
 };
 
@@ -31,10 +37,13 @@ class RequestRouter {
  public:
   // `local_address` ("127.0.0.1:8080") names the service when a request has no Host header.
   // `metrics` is this loop's (written here); set_all_metrics() gives every loop's for GET /metrics.
-  RequestRouter(SoapEngine* engine, LoopMetrics* metrics, std::string local_address);
+  RequestRouter(SoapEngine* engine, LoopMetrics* metrics, std::string local_address, size_t long_body_bytes);
   void set_all_metrics(std::vector<const LoopMetrics*> all) { all_metrics_ = std::move(all); }
 
   void set_local_address(std::string address) { local_address_ = std::move(address); }
+
+  // The head and metrics of a response the blocking pool produced for a deferred call.
+  void CompleteDeferred(const SoapOutcome& outcome, double seconds, HttpResponse* response);
 
   // Fills *response (cleared first) for `request`. With `allow_keep_alive` false (the server is
   // stopping) the response says Connection: close whatever the request asked.
@@ -51,6 +60,7 @@ class RequestRouter {
 
   SoapEngine* engine_;
   LoopMetrics* metrics_;
+  size_t long_body_bytes_;
   std::vector<const LoopMetrics*> all_metrics_;
   std::string local_address_;
 };

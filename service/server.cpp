@@ -10,6 +10,7 @@
 #include "common/log.h"
 #include "service/connection.h"
 #include "service/event_loop.h"
+#include "service/group_commit.h"
 
 namespace lather {
 
@@ -18,6 +19,8 @@ using asio::ip::tcp;
 
 struct Server::Impl {
   ServerOptions options;
+  std::unique_ptr<GroupCommitter> committer;
+  std::unique_ptr<BlockingPool> pool;  // stopped after the loops, before the committer
   std::vector<std::unique_ptr<EventLoop>> loops;
   std::unique_ptr<tcp::acceptor> acceptor;  // on loops[0]
   std::vector<boost::thread> threads;
@@ -79,14 +82,13 @@ Status Server::Start(const ServerOptions& options, std::unique_ptr<Server>* serv
   int threads = options.threads > 0 ? options.threads : static_cast<int>(boost::thread::hardware_concurrency());
   if (threads <= 0) threads = 1;
 
-  // Open one store connection per loop first: an unwritable store fails before we bind.
-  std::vector<std::unique_ptr<CounterStore>> stores;
-  for (int i = 0; i < threads; ++i) {
-    std::unique_ptr<CounterStore> store;
-    Status s = CounterStore::Open(options.store, &store);
-    if (!s.ok()) return s;
-    stores.push_back(std::move(store));
-  }
+  // The store first: an unwritable store fails before we bind.
+  std::unique_ptr<CounterStore> writer_store;
+  Status s = CounterStore::Open(options.store, &writer_store);
+  if (!s.ok()) return s;
+  impl->committer = std::make_unique<GroupCommitter>(std::move(writer_store));
+  s = BlockingPool::Start(impl->options, impl->committer.get(), &impl->pool);
+  if (!s.ok()) return s;
 
   try {
     asio::io_context resolver_io;
@@ -96,7 +98,7 @@ Status Server::Start(const ServerOptions& options, std::unique_ptr<Server>* serv
     const std::string shown_host = endpoint.address().is_v6() ? "[" + endpoint.address().to_string() + "]"
                                                                 : endpoint.address().to_string();
     for (int i = 0; i < threads; ++i) {
-      impl->loops.push_back(std::make_unique<EventLoop>(impl->options, std::move(stores[i]), ""));
+      impl->loops.push_back(std::make_unique<EventLoop>(impl->options, impl->pool.get(), ""));
     }
     impl->acceptor = std::make_unique<tcp::acceptor>(impl->loops[0]->io());
     impl->acceptor->open(endpoint.protocol());
@@ -168,6 +170,7 @@ void Server::Wait() {
       thread.join();
     }
   }
+  impl_->pool->Stop();  // deferred requests of the loops are done (or abandoned with them)
   impl_->joined = true;
 }
 

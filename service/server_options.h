@@ -16,6 +16,13 @@ struct ServerOptions {
   std::string store = "sqlite:lather.db";
   // Event-loop threads; 0 means one per core.
   int threads = 0;
+  // Threads for the requests that block on the store or run long (IncCounter, GetCounter, large
+  // EchoDataSamples); concurrent increments are committed together, so more threads, bigger batches.
+  int pool_threads = 16;
+  // Requests that may wait for a pool thread; beyond, 503 + Retry-After.
+  size_t pool_queue = 4096;
+  // EchoDataSamples bodies larger than this run on the pool instead of the event loop.
+  size_t long_body_bytes = 64 * 1024;
   // HTTP framing limits (request line, headers, body size).
   HttpLimits http;
   // gSOAP limits (XML depth, repetitions).

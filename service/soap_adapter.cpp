@@ -70,6 +70,7 @@ class SoapEngine::Handler : public LatherSoapService {
 
   int IncCounter(_l__IncCounter* request, _l__IncCounterResponse& response) override {
     if (int err = engine_->CheckAction("IncCounter")) return err;
+    if (engine_->defer_blocking_) return engine_->Defer();
     int64_t value = 0;
     Status s = engine_->operations_->IncCounter(request->name, &value);
     response.result = value;
@@ -78,6 +79,7 @@ class SoapEngine::Handler : public LatherSoapService {
 
   int GetCounter(_l__GetCounter* request, _l__GetCounterResponse& response) override {
     if (int err = engine_->CheckAction("GetCounter")) return err;
+    if (engine_->defer_blocking_) return engine_->Defer();
     int64_t value = 0;
     Status s = engine_->operations_->GetCounter(request->name, &value);
     response.result = value;
@@ -106,8 +108,8 @@ class SoapEngine::Handler : public LatherSoapService {
   SoapEngine* engine_;
 };
 
-SoapEngine::SoapEngine(Operations* operations, const SoapEngineLimits& limits)
-    : operations_(operations) {
+SoapEngine::SoapEngine(Operations* operations, const SoapEngineLimits& limits, bool defer_blocking)
+    : operations_(operations), defer_blocking_(defer_blocking) {
   // Plain mode: gSOAP reads and writes the XML only; the connection code does HTTP.
   // Strict: missing or unexpected elements are faults, not silently defaulted.
   soap_ = soap_new2(SOAP_ENC_PLAIN | SOAP_XML_STRICT | SOAP_C_UTFSTRING,
@@ -153,6 +155,11 @@ int SoapEngine::CheckAction(const char* operation) {
   return soap_sender_fault(soap_, soap_strdup(soap_, reason.c_str()), nullptr);
 }
 
+int SoapEngine::Defer() {
+  deferred_ = true;
+  return soap_->error = SOAP_STOP;
+}
+
 int SoapEngine::Fault(const Status& status) {
   if (status.ok()) return SOAP_OK;
   const char* reason = soap_strdup(soap_, status.message().c_str());
@@ -165,6 +172,7 @@ SoapOutcome SoapEngine::Serve(const SoapCall& call, std::string* response_body) 
   call_ = &call;
   envelope_version_ = 0;
   operation_ = 5;
+  deferred_ = false;
   read_offset_ = 0;
   out_ = response_body;
   soap_->socket = SOAP_INVALID_SOCKET;
@@ -226,7 +234,10 @@ void SoapEngine::RefuseNonEnvelope(std::string_view root_name) {
 
 SoapOutcome SoapEngine::Finish() {
   SoapOutcome outcome;
-  if (soap_->error != SOAP_OK) {
+  if (deferred_) {
+    out_->clear();
+    outcome.deferred = true;
+  } else if (soap_->error != SOAP_OK) {
     // A fault speaks the request's envelope version, or the Content-Type's when no envelope was read.
     const int version = envelope_version_ != 0 ? envelope_version_ : call_->content_type_version;
     soap_set_version(soap_, static_cast<short>(version));

@@ -31,11 +31,14 @@ struct SoapOutcome {
   int soap_version = 1;       // the version of the response envelope
   size_t operation = 5;       // index in kMetricOperations; 5 ("none") if no operation was reached
   bool sender_fault = false;  // a Client/Sender fault (the request was at fault)
+  bool deferred = false;      // not run here: it blocks on the store (see SoapEngine's constructor)
 };
 
 class SoapEngine {
  public:
-  SoapEngine(Operations* operations, const SoapEngineLimits& limits);
+  // With `defer_blocking` (the event loops' engines) the operations that wait for the store are not
+  // run: Serve() returns an outcome with `deferred` set, for the caller to run on the pool.
+  SoapEngine(Operations* operations, const SoapEngineLimits& limits, bool defer_blocking);
   ~SoapEngine();
   SoapEngine(const SoapEngine&) = delete;
   SoapEngine& operator=(const SoapEngine&) = delete;
@@ -53,6 +56,8 @@ class SoapEngine {
   // A fault for an action header naming another operation than the Body; SOAP_OK otherwise.
   int CheckAction(const char* operation);
   int Fault(const Status& status);
+  // Marks the call deferred and stops the dispatch (defer_blocking engines only).
+  int Defer();
   // Reads the envelope up to the first Body child; the gSOAP error code on failure.
   int BeginServe();
   // Faults a request whose document element is not a SOAP 1.1/1.2 Envelope (VersionMismatch
@@ -61,6 +66,8 @@ class SoapEngine {
   SoapOutcome Finish();
 
   Operations* operations_;
+  const bool defer_blocking_;
+  bool deferred_ = false;
   struct soap* soap_;
   std::unique_ptr<Handler> handler_;
   const SoapCall* call_ = nullptr;

@@ -2,6 +2,11 @@
 #include <catch2/catch.hpp>
 #include <pugixml.hpp>
 
+#include <chrono>
+#include <thread>
+
+#include "service/counter_store.h"
+
 #include "client/soap_client.h"
 #include "tests/integration/raw_http.h"
 #include "tests/integration/service_process.h"
@@ -296,4 +301,37 @@ TEST_CASE("GET /metrics counts requests by operation and outcome, rejections, by
   CHECK(MetricValue(page, "process_cpu_seconds_total") > 0);
   CHECK(MetricValue(page, "process_resident_memory_bytes") > 1e6);
   CHECK(MetricValue(page, "lather_cpu_cores") >= 1);
+}
+
+TEST_CASE("a slow store delays only store calls; a full pool queue answers 503 with Retry-After",
+          "[integration][pool]") {
+  ServiceProcess service("", {"--pool-threads", "1", "--pool-queue", "1"});
+  const std::string inc = Envelope(kEnv11, "<l:IncCounter><l:name>slow</l:name></l:IncCounter>");
+  // Another writer holds the database: the store is slow (it waits up to its busy timeout).
+  std::unique_ptr<lather::CounterStore> blocker;
+  REQUIRE(lather::CounterStore::Open(service.store_uri(), &blocker).ok());
+  REQUIRE(blocker->LockForTest().ok());
+
+  lather::test::RawConnection first(service.port()), second(service.port()), third(service.port());
+  REQUIRE(first.Send(SoapPost(kSoap11Type, inc)));   // taken by the pool's only thread, waits for the lock
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  REQUIRE(second.Send(SoapPost(kSoap11Type, inc)));  // waits in the queue (1 place)
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  REQUIRE(third.Send(SoapPost(kSoap11Type, inc)));   // no place left
+  const RawResponse busy = third.Receive();
+  CHECK(busy.status == 503);
+  CHECK(busy.Header("retry-after") == "1");
+  CHECK(ElementText(busy.body, "faultcode") == "SOAP-ENV:Server");
+
+  // Quick calls are answered meanwhile.
+  CHECK(IncrementOnce(service) == 2);
+
+  REQUIRE(blocker->UnlockForTest().ok());
+  const RawResponse a = first.Receive();
+  const RawResponse b = second.Receive();
+  CHECK(a.status == 200);
+  CHECK(b.status == 200);
+  CHECK(ElementText(a.body, "result") == "1");
+  CHECK(ElementText(b.body, "result") == "2");
+  CHECK(Counter(service, "slow") == 2);  // the refused request had no effect
 }

@@ -1,0 +1,73 @@
+#include "service/blocking_pool.h"
+
+#include <exception>
+
+#include "common/log.h"
+
+namespace lather {
+
+Status BlockingPool::Start(const ServerOptions& options, GroupCommitter* committer,
+                           std::unique_ptr<BlockingPool>* pool) {
+  std::unique_ptr<BlockingPool> p(new BlockingPool(options.pool_queue));
+  for (int i = 0; i < options.pool_threads; ++i) {
+    std::unique_ptr<CounterStore> reader;
+    Status s = CounterStore::Open(options.store, &reader);
+    if (!s.ok()) return s;
+    auto worker = std::make_unique<Worker>();
+    worker->operations = std::make_unique<Operations>(std::make_unique<GroupCommitCounters>(committer, std::move(reader)));
+    worker->engine = std::make_unique<SoapEngine>(worker->operations.get(), options.soap, false);
+    p->workers_.push_back(std::move(worker));
+  }
+  for (auto& worker : p->workers_) {
+    Worker* w = worker.get();
+    BlockingPool* self = p.get();
+    p->threads_.emplace_back([self, w] { self->Run(w); });
+  }
+  *pool = std::move(p);
+  return Status::Ok();
+}
+
+BlockingPool::~BlockingPool() { Stop(); }
+
+bool BlockingPool::Submit(Job job) {
+  {
+    boost::lock_guard<boost::mutex> lock(mutex_);
+    if (stopping_ || queue_.size() >= max_queue_) return false;
+    queue_.push_back(std::move(job));
+  }
+  work_.notify_one();
+  return true;
+}
+
+void BlockingPool::Stop() {
+  {
+    boost::lock_guard<boost::mutex> lock(mutex_);
+    if (stopping_ && threads_.empty()) return;
+    stopping_ = true;
+  }
+  work_.notify_all();
+  for (boost::thread& t : threads_) t.join();
+  threads_.clear();
+}
+
+void BlockingPool::Run(Worker* worker) {
+  for (;;) {
+    Job job;
+    {
+      boost::unique_lock<boost::mutex> lock(mutex_);
+      while (queue_.empty() && !stopping_) work_.wait(lock);
+      if (queue_.empty()) return;  // stopping and drained
+      job = std::move(queue_.front());
+      queue_.pop_front();
+    }
+    try {
+      job(*worker->engine);
+    } catch (const std::exception& e) {
+      LogLine(std::string("blocking pool: unexpected exception: ") + e.what());
+    } catch (...) {
+      LogLine("blocking pool: unexpected exception");
+    }
+  }
+}
+
+}  // namespace lather

@@ -1,0 +1,59 @@
+// BlockingPool: a bounded pool of Boost.Thread workers for the requests that may block or run long
+// (IncCounter and GetCounter, which wait for the store; large EchoDataSamples), so quick calls on
+// the event loops never wait behind them. Each worker owns a SoapEngine and an Operations whose
+// increments go through the shared GroupCommitter. Submit() refuses work when the queue is full
+// (the caller answers 503). Thread-safe.
+#pragma once
+
+#include <boost/thread/condition_variable.hpp>
+#include <boost/thread/mutex.hpp>
+#include <boost/thread/thread.hpp>
+
+#include <deque>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "common/status.h"
+#include "service/group_commit.h"
+#include "service/server_options.h"
+#include "service/soap_adapter.h"
+
+namespace lather {
+
+class BlockingPool {
+ public:
+  using Job = std::function<void(SoapEngine& engine)>;
+
+  // Opens a reader store connection per worker (InvalidArgument/IOError as CounterStore::Open)
+  // and starts options.pool_threads workers.
+  static Status Start(const ServerOptions& options, GroupCommitter* committer, std::unique_ptr<BlockingPool>* pool);
+  ~BlockingPool();  // Stop()
+  BlockingPool(const BlockingPool&) = delete;
+  BlockingPool& operator=(const BlockingPool&) = delete;
+
+  // Queues `job` to run on a worker with that worker's engine; false if options.pool_queue jobs
+  // are already waiting or the pool is stopping.
+  bool Submit(Job job);
+
+  // Runs the jobs already queued, then joins the workers. Idempotent.
+  void Stop();
+
+ private:
+  struct Worker {
+    std::unique_ptr<Operations> operations;
+    std::unique_ptr<SoapEngine> engine;
+  };
+  BlockingPool(size_t max_queue) : max_queue_(max_queue) {}
+  void Run(Worker* worker);
+
+  const size_t max_queue_;
+  std::vector<std::unique_ptr<Worker>> workers_;
+  std::vector<boost::thread> threads_;
+  boost::mutex mutex_;
+  boost::condition_variable work_;
+  std::deque<Job> queue_;
+  bool stopping_ = false;
+};
+
+}  // namespace lather
