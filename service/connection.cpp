@@ -23,6 +23,7 @@ Connection::Connection(EventLoop* loop, boost::asio::ip::tcp::socket socket)
 void Connection::Start() {
   boost::system::error_code ignored;
   socket_.set_option(boost::asio::ip::tcp::no_delay(true), ignored);
+  socket_.non_blocking(true, ignored);
   loop_->metrics().ConnectionOpened();
   SetPhase(Phase::kIdle);
   Read();
@@ -73,17 +74,19 @@ void Connection::OnDeadline() {
 }
 
 void Connection::Read() {
-  if (in_.size() - in_used_ < kReadChunk / 2) in_.resize(in_used_ + kReadChunk);
-  socket_.async_read_some(
-      boost::asio::buffer(in_.data() + in_used_, in_.size() - in_used_),
-      [self = shared_from_this()](const boost::system::error_code& error, size_t bytes) {
-        self->OnRead(error, bytes);
-      });
+  // Wait for readability without a buffer: an idle keep-alive connection holds no read buffer.
+  socket_.async_wait(boost::asio::ip::tcp::socket::wait_read,
+                     [self = shared_from_this()](const boost::system::error_code& error) { self->OnReadable(error); });
 }
 
-void Connection::OnRead(const boost::system::error_code& error, size_t bytes) {
+void Connection::OnReadable(const boost::system::error_code& error) {
   if (phase_ == Phase::kClosed) return;
-  if (error) {
+  if (error) return Close();
+  if (in_.size() - in_used_ < kReadChunk / 2) in_.resize(in_used_ + kReadChunk);
+  boost::system::error_code read_error;
+  const size_t bytes = socket_.read_some(boost::asio::buffer(in_.data() + in_used_, in_.size() - in_used_), read_error);
+  if (read_error == boost::asio::error::would_block || read_error == boost::asio::error::try_again) return Read();
+  if (read_error) {
     // EOF or reset: the client is gone; a half-sent request is simply dropped (no side effect).
     Close();
     return;
@@ -97,6 +100,7 @@ void Connection::Process() {
   if (in_used_ == 0) {
     if (loop_->stopping()) return Close();
     SetPhase(Phase::kIdle);
+    std::string().swap(in_);  // idle: give the read buffer back (it is taken again on the next read)
     return Read();
   }
   const std::string_view buffered(in_.data(), in_used_);
@@ -210,6 +214,7 @@ void Connection::Close() {
   if (phase_ == Phase::kClosed) return;
   SetPhase(Phase::kClosed);
   loop_->metrics().ConnectionClosed();
+  loop_->ConnectionEnded();
   boost::system::error_code ignored;
   socket_.close(ignored);
   loop_->Remove(shared_from_this());

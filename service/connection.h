@@ -32,7 +32,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   enum class Phase { kIdle, kHead, kBody, kPool, kWriting, kClosed };
 
   void Read();
-  void OnRead(const boost::system::error_code& error, size_t bytes);
+  void OnReadable(const boost::system::error_code& error);
   void Process();
   void Write();
   void OnWritten(const boost::system::error_code& error);

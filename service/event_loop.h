@@ -6,6 +6,7 @@
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 
+#include <atomic>
 #include <memory>
 #include <optional>
 #include <string>
@@ -39,6 +40,12 @@ class EventLoop {
   // ones close after their current response.
   void BeginStop();
 
+  // The server-wide count of open connections (decremented here when one closes).
+  void set_connection_count(std::atomic<int>* count) { connection_count_ = count; }
+  void ConnectionEnded() {
+    if (connection_count_ != nullptr) connection_count_->fetch_sub(1, std::memory_order_relaxed);
+  }
+
   void Add(const std::shared_ptr<Connection>& connection);
   void Remove(const std::shared_ptr<Connection>& connection);
 
@@ -53,6 +60,7 @@ class EventLoop {
   RequestRouter router_;
   std::unordered_set<std::shared_ptr<Connection>> connections_;
   bool stopping_ = false;
+  std::atomic<int>* connection_count_ = nullptr;
 };
 
 }  // namespace lather

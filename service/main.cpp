@@ -28,6 +28,9 @@ lather::Status ParseOptions(int argc, char** argv, lather::ServerOptions* option
   flags.AddInt("pool-threads", 0, "N", "threads for store calls and large echoes (default 16)", 1, 1024, &pool_threads);
   flags.AddInt("pool-queue", 0, "N", "requests that may wait for them; beyond: 503 (default 4096)", 1, 1 << 20,
                &pool_queue);
+  int64_t max_connections = options->max_connections;
+  flags.AddInt("max-connections", 0, "N", "connections open at once; one more gets 503 (default 16000)", 1, 1 << 24,
+               &max_connections);
   flags.AddString("port-file", 0, "FILE", "write the bound port to FILE once listening", port_file);
   flags.AddBool("help", 'h', "print this help", help);
   *usage = flags.Usage();
@@ -36,6 +39,7 @@ lather::Status ParseOptions(int argc, char** argv, lather::ServerOptions* option
   if (!s.ok()) return s;
   if (!positional.empty()) return lather::Status::InvalidArgument("unexpected argument '" + positional[0] + "'");
   options->threads = static_cast<int>(threads);
+  options->max_connections = static_cast<int>(max_connections);
   options->pool_threads = static_cast<int>(pool_threads);
   options->pool_queue = static_cast<size_t>(pool_queue);
   options->http.max_body_bytes = static_cast<size_t>(max_body);

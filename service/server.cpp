@@ -2,6 +2,7 @@
 
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/thread/thread.hpp>
 
 #include <atomic>
@@ -11,6 +12,7 @@
 #include "service/connection.h"
 #include "service/event_loop.h"
 #include "service/group_commit.h"
+#include "service/http_response.h"
 
 namespace lather {
 
@@ -28,6 +30,9 @@ struct Server::Impl {
   uint16_t port = 0;
   size_t next_loop = 0;
   std::atomic<bool> stop_requested{false};
+  std::atomic<int> connections{0};       // open client connections, all loops
+  std::string busy_response;             // the canned 503 for one connection too many
+  std::unique_ptr<asio::steady_timer> accept_backoff;
   bool joined = false;
 
   void Accept();
@@ -58,11 +63,33 @@ void Server::Impl::Accept() {
   EventLoop* loop = loops[next_loop++ % loops.size()].get();
   acceptor->async_accept(loop->io(), [this, loop](const boost::system::error_code& error, tcp::socket socket) {
     if (error == asio::error::operation_aborted || !acceptor->is_open()) return;
+    if (error == asio::error::no_descriptors || error.value() == ENFILE || error == asio::error::no_buffer_space ||
+        error == asio::error::no_memory) {
+      // Out of file descriptors: log once per pause and retry in 100 ms instead of spinning.
+      LogLine("accept failed: " + error.message() + "; pausing accepts for 100 ms");
+      accept_backoff->expires_after(std::chrono::milliseconds(100));
+      accept_backoff->async_wait([this](const boost::system::error_code& e) {
+        if (!e && acceptor->is_open()) Accept();
+      });
+      return;
+    }
     if (error) {
       LogLine("accept failed: " + error.message());
+    } else if (connections.load(std::memory_order_relaxed) >= options.max_connections) {
+      // One connection too many: answered at once and closed (this handler runs on loop 0).
+      boost::system::error_code ignored;
+      socket.non_blocking(true, ignored);
+      socket.write_some(asio::buffer(busy_response), ignored);
+      socket.shutdown(tcp::socket::shutdown_both, ignored);
+      socket.close(ignored);
+      loops[0]->metrics().RecordRejection(503);
     } else {
+      connections.fetch_add(1, std::memory_order_relaxed);
       asio::post(loop->io(), [loop, s = std::make_shared<tcp::socket>(std::move(socket))]() mutable {
-        if (loop->stopping()) return;
+        if (loop->stopping()) {
+          loop->ConnectionEnded();
+          return;
+        }
         auto connection = std::make_shared<Connection>(loop, std::move(*s));
         loop->Add(connection);
         connection->Start();
@@ -113,7 +140,14 @@ Status Server::Start(const ServerOptions& options, std::unique_ptr<Server>* serv
   // The routers name the service by the bound address when a request has no Host header.
   std::vector<const LoopMetrics*> all_metrics;
   for (auto& loop : impl->loops) all_metrics.push_back(&loop->metrics());
+  std::string busy_body;
+  AppendFaultEnvelope(1, false, "the server is busy: it has " + std::to_string(options.max_connections) +
+                                    " connections open; retry later", &busy_body);
+  AppendResponseHead(503, kSoap11ContentType, busy_body.size(), false, "Retry-After: 1\r\n", &impl->busy_response);
+  impl->busy_response += busy_body;
+  impl->accept_backoff = std::make_unique<asio::steady_timer>(impl->loops[0]->io());
   for (auto& loop : impl->loops) {
+    loop->set_connection_count(&impl->connections);
     loop->router().set_local_address(impl->address);
     loop->router().set_all_metrics(all_metrics);
   }

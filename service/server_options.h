@@ -14,6 +14,8 @@ struct ServerOptions {
   std::string listen = "127.0.0.1:8080";
   // Counter store: "sqlite:PATH".
   std::string store = "sqlite:lather.db";
+  // Most client connections open at once; one more is answered 503 + Retry-After and closed.
+  int max_connections = 16000;
   // Event-loop threads; 0 means one per core.
   int threads = 0;
   // Threads for the requests that block on the store or run long (IncCounter, GetCounter, large

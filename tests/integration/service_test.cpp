@@ -335,3 +335,20 @@ TEST_CASE("a slow store delays only store calls; a full pool queue answers 503 w
   CHECK(ElementText(b.body, "result") == "2");
   CHECK(Counter(service, "slow") == 2);  // the refused request had no effect
 }
+
+TEST_CASE("one connection more than --max-connections is answered 503 and closed; others keep working",
+          "[integration][limits]") {
+  ServiceProcess service("", {"--max-connections", "3"});
+  lather::test::RawConnection a(service.port()), b(service.port()), c(service.port());
+  // Make sure the three are accepted before the fourth arrives.
+  for (auto* connection : {&a, &b, &c}) {
+    REQUIRE(connection->Send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"));
+    REQUIRE(connection->Receive().status == 200);
+  }
+  const RawResponse refused = SendRaw(service.port(), "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n");
+  CHECK(refused.status == 503);
+  CHECK(refused.Header("retry-after") == "1");
+  CHECK(ElementText(refused.body, "faultcode") == "SOAP-ENV:Server");
+  REQUIRE(a.Send(SoapPost(kSoap11Type, Envelope(kEnv11, "<l:HelloWorld/>"))));
+  CHECK(a.Receive().status == 200);
+}
