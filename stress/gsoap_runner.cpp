@@ -115,24 +115,17 @@ Status RunGsoapLoad(const GsoapLoadOptions& o, const LoadObserver& observer, Loa
                            (static_cast<uint64_t>(i) < o.total_calls % static_cast<uint64_t>(o.connections) ? 1 : 0);
     threads.emplace_back(RunWorker, std::cref(o), i, quota, warm_end, end, workers.back().get());
   }
-  auto all_done = [&] { return std::all_of(workers.begin(), workers.end(), [](const auto& w) { return w->done.load(); }); };
-  auto sleep_until = [&](uint64_t t) {
-    while (NowNanos() < t && !all_done()) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  LiveProgress progress;
+  progress.all_done = [&] {
+    return std::all_of(workers.begin(), workers.end(), [](const auto& w) { return w->done.load(); });
   };
-  sleep_until(warm_end);
-  if (observer.on_window_start) observer.on_window_start();
-  for (uint64_t tick = warm_end + 1000000000ull; !all_done(); tick += 1000000000ull) {
-    sleep_until(std::min(tick, end));
-    if (NowNanos() >= end || all_done()) break;
-    uint64_t ok = 0, failed = 0;
+  progress.counts = [&](uint64_t* ok, uint64_t* failed) {
     for (const auto& w : workers) {
-      ok += w->ok.load(std::memory_order_relaxed);
-      failed += w->failed.load(std::memory_order_relaxed);
+      *ok += w->ok.load(std::memory_order_relaxed);
+      *failed += w->failed.load(std::memory_order_relaxed);
     }
-    if (observer.on_tick) observer.on_tick(static_cast<double>(NowNanos() - warm_end) / 1e9, ok, failed);
-  }
-  sleep_until(end);
-  if (observer.on_window_end) observer.on_window_end();
+  };
+  ObserveWindow(warm_end, end, observer, progress);
   for (std::thread& t : threads) t.join();
   LoadResult merged;
   uint64_t last_end = warm_end;

@@ -478,6 +478,23 @@ void Worker::Run() {
 
 }  // namespace
 
+void ObserveWindow(uint64_t warm_end_ns, uint64_t end_ns, const LoadObserver& observer, const LiveProgress& progress) {
+  auto sleep_until = [&](uint64_t t) {
+    while (NowNanos() < t && !progress.all_done()) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  };
+  sleep_until(warm_end_ns);
+  if (observer.on_window_start) observer.on_window_start();
+  for (uint64_t tick = warm_end_ns + 1000000000ull; !progress.all_done(); tick += 1000000000ull) {
+    sleep_until(std::min(tick, end_ns));
+    if (NowNanos() >= end_ns || progress.all_done()) break;
+    uint64_t ok = 0, failed = 0;
+    progress.counts(&ok, &failed);
+    if (observer.on_tick) observer.on_tick(static_cast<double>(NowNanos() - warm_end_ns) / 1e9, ok, failed);
+  }
+  sleep_until(end_ns);
+  if (observer.on_window_end) observer.on_window_end();
+}
+
 Status LoadRunner::Run(const LoadObserver& observer, LoadResult* result) {
   const LoadOptions& o = options_;
   if (o.threads < 1 || o.connections < o.threads) {
@@ -498,26 +515,17 @@ Status LoadRunner::Run(const LoadObserver& observer, LoadResult* result) {
   std::vector<std::thread> threads;
   for (auto& w : workers) threads.emplace_back([&w] { w->Run(); });
 
-  auto all_done = [&] {
+  LiveProgress progress;
+  progress.all_done = [&] {
     return std::all_of(workers.begin(), workers.end(), [](const auto& w) { return w->done.load(); });
   };
-  auto sleep_until = [&](uint64_t t) {
-    while (NowNanos() < t && !all_done()) std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  };
-  sleep_until(warm_end);
-  if (observer.on_window_start) observer.on_window_start();
-  for (uint64_t tick = warm_end + 1000000000ull; !all_done(); tick += 1000000000ull) {
-    sleep_until(std::min(tick, end));
-    if (NowNanos() >= end || all_done()) break;
-    uint64_t ok = 0, failed = 0;
+  progress.counts = [&](uint64_t* ok, uint64_t* failed) {
     for (const auto& w : workers) {
-      ok += w->live_ok.load(std::memory_order_relaxed);
-      failed += w->live_failed.load(std::memory_order_relaxed);
+      *ok += w->live_ok.load(std::memory_order_relaxed);
+      *failed += w->live_failed.load(std::memory_order_relaxed);
     }
-    if (observer.on_tick) observer.on_tick(static_cast<double>(NowNanos() - warm_end) / 1e9, ok, failed);
-  }
-  sleep_until(end);
-  if (observer.on_window_end) observer.on_window_end();
+  };
+  ObserveWindow(warm_end, end, observer, progress);
   for (std::thread& t : threads) t.join();
 
   LoadResult merged;

@@ -71,4 +71,14 @@ class LoadRunner {
 // Monotonic clock in nanoseconds.
 uint64_t NowNanos();
 
+// What the coordinating thread can see of running load threads.
+struct LiveProgress {
+  std::function<bool()> all_done;                                  // every load thread has finished
+  std::function<void(uint64_t* ok, uint64_t* failed)> counts;      // calls so far (relaxed reads)
+};
+
+// Calls the observer while load threads run: window start at `warm_end_ns`, a tick about every
+// second, window end at `end_ns` or when all threads are done. Returns when the window is over.
+void ObserveWindow(uint64_t warm_end_ns, uint64_t end_ns, const LoadObserver& observer, const LiveProgress& progress);
+
 }  // namespace lather
