@@ -11,6 +11,16 @@
 namespace lather {
 namespace {
 
+// SOAP-ENV answers in the version of the request (1.2 first, 1.1 matched by the pattern). gSOAP
+// requires SOAP-ENC at index 1 (it rewrites that entry when the version changes); xsi is kept for
+// xsi:nil and xsi:type in requests. The generated table's xsd entry is left out.
+const Namespace kResponseNamespaces[] = {
+    {"SOAP-ENV", "http://www.w3.org/2003/05/soap-envelope", "http://schemas.xmlsoap.org/soap/envelope/", nullptr},
+    {"SOAP-ENC", "http://www.w3.org/2003/05/soap-encoding", "http://schemas.xmlsoap.org/soap/encoding/", nullptr},
+    {"xsi", "http://www.w3.org/2001/XMLSchema-instance", "http://www.w3.org/*/XMLSchema-instance", nullptr},
+    {"l", "urn:lather:v1", nullptr, nullptr},
+    {nullptr, nullptr, nullptr, nullptr}};
+
 constexpr const char* kOperationNames[] = {"Increment", "HelloWorld", "IncCounter", "GetCounter",
                                            "EchoDataSamples"};
 
@@ -122,6 +132,9 @@ SoapEngine::SoapEngine(Operations* operations, const SoapEngineLimits& limits, b
   soap_->maxlevel = static_cast<unsigned short>(limits.max_xml_depth);
   soap_->maxoccurs = limits.max_occurs;
   handler_ = std::make_unique<Handler>(soap_, this);
+  // Fewer namespaces: every entry of the table is written into each Envelope's start tag, and no
+  // literal response uses xsd.
+  soap_set_namespaces(soap_, kResponseNamespaces);
 }
 
 SoapEngine::~SoapEngine() {

@@ -3,6 +3,7 @@
 #include <pugixml.hpp>
 
 #include <chrono>
+#include <map>
 #include <thread>
 
 #include "service/counter_store.h"
@@ -351,4 +352,29 @@ TEST_CASE("one connection more than --max-connections is answered 503 and closed
   CHECK(ElementText(refused.body, "faultcode") == "SOAP-ENV:Server");
   REQUIRE(a.Send(SoapPost(kSoap11Type, Envelope(kEnv11, "<l:HelloWorld/>"))));
   CHECK(a.Receive().status == 200);
+}
+
+TEST_CASE("responses bind each namespace prefix to its own namespace, in the request's SOAP version",
+          "[integration][wsi]") {
+  ServiceProcess service;
+  for (const char* ns : {kEnv11, kEnv12}) {
+    INFO(ns);
+    const bool soap12 = std::string(ns) == kEnv12;
+    const RawResponse r = SendRaw(service.port(), SoapPost(soap12 ? kSoap12Type : kSoap11Type,
+                                                           Envelope(ns, "<l:Increment><l:value>1</l:value></l:Increment>")));
+    REQUIRE(r.status == 200);
+    pugi::xml_document doc;
+    REQUIRE(doc.load_string(r.body.c_str()));
+    const std::map<std::string, std::string> expected = {
+        {"xmlns:SOAP-ENV", ns},
+        {"xmlns:SOAP-ENC", soap12 ? "http://www.w3.org/2003/05/soap-encoding" : "http://schemas.xmlsoap.org/soap/encoding/"},
+        {"xmlns:xsi", "http://www.w3.org/2001/XMLSchema-instance"},
+        {"xmlns:xsd", "http://www.w3.org/2001/XMLSchema"},
+        {"xmlns:l", "urn:lather:v1"}};
+    for (const pugi::xml_attribute& a : doc.document_element().attributes()) {
+      INFO(a.name());
+      REQUIRE(expected.count(a.name()) == 1);
+      CHECK(expected.at(a.name()) == a.value());
+    }
+  }
 }
