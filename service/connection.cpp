@@ -171,12 +171,14 @@ void Connection::SendContinue() {
                            });
 }
 
+std::string Connection::PeerName() const {
+  boost::system::error_code ec;
+  const auto endpoint = socket_.remote_endpoint(ec);
+  return ec ? std::string("a closed peer") : endpoint.address().to_string() + ":" + std::to_string(endpoint.port());
+}
+
 void Connection::Reject(int status, const std::string& reason, const char* extra_headers) {
-  LogLine("rejected a request from " + [this] {
-    boost::system::error_code ec;
-    auto endpoint = socket_.remote_endpoint(ec);
-    return ec ? std::string("a closed peer") : endpoint.address().to_string() + ":" + std::to_string(endpoint.port());
-  }() + ": " + std::to_string(status) + " " + reason);
+  LogLine("rejected a request from " + PeerName() + ": " + std::to_string(status) + " " + reason);
   loop_->router().Reject(status, reason, parser_.head_complete() ? parser_.request().content_type : "",
                          extra_headers, &response_);
   Write();

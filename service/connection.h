@@ -42,6 +42,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void RunOnPool();
   void FinishOnLoop(const SoapOutcome& outcome, std::string body, double seconds);
   void SetPhase(Phase phase);
+  // "address:port" of the client, for the log.
+  std::string PeerName() const;
   void OnDeadline();
   void Close();
 
