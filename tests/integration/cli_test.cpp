@@ -16,24 +16,8 @@ using lather::test::CallBinary;
 using lather::test::ServiceBinary;
 using lather::test::ServiceProcess;
 
-namespace {
-struct CommandResult {
-  int exit_code = -1;
-  std::string output;  // stdout and stderr together
-};
-
-CommandResult RunCommand(const std::string& command) {
-  CommandResult result;
-  FILE* pipe = ::popen(("timeout 30 " + command + " 2>&1").c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  char buffer[4096];
-  size_t n;
-  while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) result.output.append(buffer, n);
-  const int status = ::pclose(pipe);
-  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return result;
-}
-}  // namespace
+using lather::test::CommandResult;
+using lather::test::RunCommand;
 
 TEST_CASE("lather-call prints results, faults with exit 2 and connection errors with exit 3", "[cli]") {
   ServiceProcess service;

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -19,6 +20,19 @@ namespace lather::test {
 
 std::string ServiceBinary() { return LATHER_SERVICE_BIN; }
 std::string CallBinary() { return LATHER_CALL_BIN; }
+std::string StressBinary() { return LATHER_STRESS_BIN; }
+
+CommandResult RunCommand(const std::string& command, int timeout_seconds) {
+  CommandResult result;
+  FILE* pipe = ::popen(("timeout " + std::to_string(timeout_seconds) + " " + command + " 2>&1").c_str(), "r");
+  if (pipe == nullptr) throw std::runtime_error("popen failed: " + command);
+  char buffer[4096];
+  size_t n;
+  while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) result.output.append(buffer, n);
+  const int status = ::pclose(pipe);
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return result;
+}
 
 namespace {
 int WaitExit(pid_t pid, std::chrono::seconds limit) {

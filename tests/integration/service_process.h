@@ -37,8 +37,18 @@ class ServiceProcess {
   int port_ = 0;
 };
 
-// The path of a built executable (lather-service, lather-call), from the build's definitions.
+// The path of a built executable (lather-service, lather-call, lather-stress), from the build's definitions.
 std::string ServiceBinary();
 std::string CallBinary();
+std::string StressBinary();
+
+// What a command printed (stdout and stderr together) and its exit code (-1 if it did not exit).
+struct CommandResult {
+  int exit_code = -1;
+  std::string output;
+};
+
+// Runs `command` through the shell, ended after `timeout_seconds` by timeout(1).
+CommandResult RunCommand(const std::string& command, int timeout_seconds = 30);
 
 }  // namespace lather::test

@@ -16,22 +16,9 @@
 using lather::test::ServiceProcess;
 
 namespace {
-struct Run {
-  int exit_code = -1;
-  std::string output;
-};
+using Run = lather::test::CommandResult;
 
-Run RunStress(const std::string& args) {
-  Run run;
-  FILE* pipe = ::popen(("timeout 120 " + std::string(LATHER_STRESS_BIN) + " " + args + " 2>&1").c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  char buffer[4096];
-  size_t n;
-  while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) run.output.append(buffer, n);
-  const int status = ::pclose(pipe);
-  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return run;
-}
+Run RunStress(const std::string& args) { return lather::test::RunCommand(lather::test::StressBinary() + " " + args, 120); }
 
 Poco::JSON::Object::Ptr ReadJson(const std::string& path) {
   std::ifstream in(path);
