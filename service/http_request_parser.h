@@ -17,7 +17,7 @@ struct HttpLimits {
   size_t max_request_line = 8 * 1024;     // longer request line: 414
   size_t max_header_bytes = 16 * 1024;    // request line + headers; beyond: 431
   size_t max_header_count = 100;          // beyond: 431
-  size_t max_body_bytes = 16 * 1024 * 1024;  // beyond: 413 (from Content-Length, before reading)
+  size_t max_body_bytes = 64 * 1024 * 1024;  // beyond: 413 (from Content-Length, before reading); 50,000 samples fit
 };
 
 // What the parser extracted from one request. Views point into the parser's own strings or into

@@ -23,7 +23,7 @@ lather::Status ParseOptions(int argc, char** argv, lather::ServerOptions* option
                   &options->listen);
   flags.AddString("store", 's', "sqlite:PATH", "counter store (default sqlite:lather.db)", &options->store);
   flags.AddInt("threads", 't', "N", "event-loop threads (default: one per core)", 0, 256, &threads);
-  flags.AddInt("max-message", 0, "BYTES", "largest request body accepted (default 16777216)", 1,
+  flags.AddInt("max-message", 0, "BYTES", "largest request body accepted (default 67108864)", 1,
                int64_t{1} << 31, &max_body);
   flags.AddInt("pool-threads", 0, "N", "threads for store calls and large echoes (default 16)", 1, 1024, &pool_threads);
   flags.AddInt("pool-queue", 0, "N", "requests that may wait for them; beyond: 503 (default 4096)", 1, 1 << 20,
