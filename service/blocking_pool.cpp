@@ -1,10 +1,16 @@
 #include "service/blocking_pool.h"
 
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include <exception>
 
 #include "common/log.h"
 
 namespace lather {
+namespace {
+constexpr int kPoolNice = 10;  // Linux: per-thread nice value of the pool's threads
+}  // namespace
 
 Status BlockingPool::Start(const ServerOptions& options, GroupCommitter* committer,
                            std::unique_ptr<BlockingPool>* pool) {
@@ -51,6 +57,10 @@ void BlockingPool::Stop() {
 }
 
 void BlockingPool::Run(Worker* worker) {
+  // Below the event loops: when the cores are busy, a long job yields to the quick calls.
+  if (setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), kPoolNice) != 0) {
+    LogLine("blocking pool: cannot lower the thread priority");
+  }
   for (;;) {
     Job job;
     {
