@@ -32,6 +32,7 @@ CallOutcome OutcomeOf(const Status& s) {
 struct Worker {
   ThreadStats stats;
   std::atomic<uint64_t> ok{0}, failed{0};
+  LiveLatency live_latency;
   std::atomic<bool> done{false};
   uint64_t finished_ns = 0;
 };
@@ -84,6 +85,7 @@ void RunWorker(const GsoapLoadOptions& o, int index, uint64_t quota, uint64_t wa
     if (outcome == CallOutcome::kOk) {
       w->stats.latency.Record(now - start);
       w->stats.service_time.Record(now - start);
+      w->live_latency.Record(now - start);
       w->ok.store(w->ok.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
     } else {
       w->failed.store(w->failed.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
@@ -124,6 +126,9 @@ Status RunGsoapLoad(const GsoapLoadOptions& o, const LoadObserver& observer, Loa
       *ok += w->ok.load(std::memory_order_relaxed);
       *failed += w->failed.load(std::memory_order_relaxed);
     }
+  };
+  progress.latency = [&](LiveLatency::Counts* counts) {
+    for (const auto& w : workers) w->live_latency.AddTo(counts);
   };
   ObserveWindow(warm_end, end, observer, progress);
   for (std::thread& t : threads) t.join();

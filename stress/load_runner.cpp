@@ -80,6 +80,7 @@ class Worker {
   ThreadStats stats;
   std::atomic<uint64_t> live_ok{0};
   std::atomic<uint64_t> live_failed{0};
+  LiveLatency live_latency;
   std::atomic<bool> done{false};
   uint64_t finished_ns = 0;
   std::string setup_error;
@@ -331,6 +332,7 @@ void Worker::Record(const Call& call, CallOutcome outcome, uint64_t response_hea
   if (ok) {
     stats.latency.Record(now - call.intended_ns);
     stats.service_time.Record(now - call.sent_ns);
+    live_latency.Record(now - call.intended_ns);
     live_ok.store(live_ok.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
   } else {
     live_failed.store(live_failed.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
@@ -484,12 +486,21 @@ void ObserveWindow(uint64_t warm_end_ns, uint64_t end_ns, const LoadObserver& ob
   };
   sleep_until(warm_end_ns);
   if (observer.on_window_start) observer.on_window_start();
+  LiveLatency::Counts previous{};
   for (uint64_t tick = warm_end_ns + 1000000000ull; !progress.all_done(); tick += 1000000000ull) {
     sleep_until(std::min(tick, end_ns));
     if (NowNanos() >= end_ns || progress.all_done()) break;
     uint64_t ok = 0, failed = 0;
     progress.counts(&ok, &failed);
-    if (observer.on_tick) observer.on_tick(static_cast<double>(NowNanos() - warm_end_ns) / 1e9, ok, failed);
+    LiveLatency::Counts now{};
+    if (progress.latency) progress.latency(&now);
+    LiveLatency::Counts recent{};
+    for (size_t i = 0; i < recent.size(); ++i) recent[i] = now[i] - previous[i];
+    previous = now;
+    if (observer.on_tick) {
+      observer.on_tick(static_cast<double>(NowNanos() - warm_end_ns) / 1e9, ok, failed,
+                       LiveLatency::Percentile(recent, 99));
+    }
   }
   sleep_until(end_ns);
   if (observer.on_window_end) observer.on_window_end();
@@ -524,6 +535,9 @@ Status LoadRunner::Run(const LoadObserver& observer, LoadResult* result) {
       *ok += w->live_ok.load(std::memory_order_relaxed);
       *failed += w->live_failed.load(std::memory_order_relaxed);
     }
+  };
+  progress.latency = [&](LiveLatency::Counts* counts) {
+    for (const auto& w : workers) w->live_latency.AddTo(counts);
   };
   ObserveWindow(warm_end, end, observer, progress);
   for (std::thread& t : threads) t.join();

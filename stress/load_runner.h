@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "common/status.h"
+#include "stress/live_latency.h"
 #include "stress/request_template.h"
 #include "stress/response_checker.h"
 #include "stress/thread_stats.h"
@@ -46,7 +47,9 @@ struct LoadOptions {
 // Called on the coordinating thread while the load threads run.
 struct LoadObserver {
   std::function<void()> on_window_start;                        // warm-up is over
-  std::function<void(double seconds, uint64_t ok, uint64_t failed)> on_tick;  // about once a second
+  // About once a second: window time so far, calls so far, and the p99 (ns, about 19% coarse) of the
+  // calls that completed since the previous tick (0 if none).
+  std::function<void(double seconds, uint64_t ok, uint64_t failed, uint64_t recent_p99_ns)> on_tick;
   std::function<void()> on_window_end;                          // the measured window is over
 };
 
@@ -75,6 +78,7 @@ uint64_t NowNanos();
 struct LiveProgress {
   std::function<bool()> all_done;                                  // every load thread has finished
   std::function<void(uint64_t* ok, uint64_t* failed)> counts;      // calls so far (relaxed reads)
+  std::function<void(LiveLatency::Counts* counts)> latency;        // cumulative live histograms
 };
 
 // Calls the observer while load threads run: window start at `warm_end_ns`, a tick about every

@@ -353,7 +353,7 @@ int StressMain(int argc, char** argv) {
   ResourceSnapshot last;
   LoadObserver observer;
   observer.on_window_start = [&] { report.before = last = sampler.Take(); };
-  observer.on_tick = [&](double seconds, uint64_t ok, uint64_t failed) {
+  observer.on_tick = [&](double seconds, uint64_t ok, uint64_t failed, uint64_t recent_p99_ns) {
     const ResourceSnapshot now = sampler.Take();
     const double dt = static_cast<double>(now.at_ns - last.at_ns) / 1e9;
     const double client = dt > 0 ? (now.client_cpu_seconds - last.client_cpu_seconds) / dt : 0;
@@ -362,8 +362,9 @@ int StressMain(int argc, char** argv) {
     report.cpu_per_second.emplace_back(client, server);
     last = now;
     if (progress) {
-      std::fprintf(stderr, "\r  %5.1f s  %s calls  %s calls/s  %s failed  client %.2f cores%s   ", seconds,
+      std::fprintf(stderr, "\r  %5.1f s  %s calls  %s calls/s  p99 ~%s  %s failed  client %.2f cores%s   ", seconds,
                    WithThousands(static_cast<double>(ok)).c_str(), WithThousands(static_cast<double>(ok) / seconds).c_str(),
+                   recent_p99_ns > 0 ? FormatNanos(static_cast<double>(recent_p99_ns)).c_str() : "-",
                    WithThousands(static_cast<double>(failed)).c_str(), client,
                    server >= 0 ? (", server " + std::to_string(server).substr(0, 4) + " cores").c_str() : "");
     }

@@ -1,4 +1,5 @@
 #include "stress/latency_histogram.h"
+#include "stress/live_latency.h"
 
 #include <algorithm>
 #include <catch2/catch.hpp>
@@ -363,4 +364,22 @@ TEST_CASE("a copy is equal and independent, and memory does not grow with record
   copy.Record(5);
   CHECK(copy != histogram);
   CHECK(copy.count() == histogram.count() + 1);
+}
+
+TEST_CASE("the live progress histogram places values within a 25% wide bucket and finds its p99",
+          "[stress][histogram][live]") {
+  lather::LiveLatency live;
+  for (uint64_t us = 1; us <= 1000; ++us) live.Record(us * 1000);
+  lather::LiveLatency::Counts counts{};
+  live.AddTo(&counts);
+  const uint64_t p99 = lather::LiveLatency::Percentile(counts, 99);
+  CHECK(p99 >= 990000);
+  CHECK(p99 <= 990000 * 5 / 4);
+  for (uint64_t ns : {0ull, 999ull, 1000ull, 5000ull, 123456789ull, 60000000000ull}) {
+    const size_t index = lather::LiveLatency::Index(ns);
+    CHECK(lather::LiveLatency::UpperBoundNanos(index) > ns);
+    CHECK(lather::LiveLatency::UpperBoundNanos(index) <= std::max<uint64_t>(ns * 5 / 4 + 2000, 2000));
+  }
+  lather::LiveLatency::Counts empty{};
+  CHECK(lather::LiveLatency::Percentile(empty, 99) == 0);
 }
