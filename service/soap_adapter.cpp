@@ -5,6 +5,7 @@
 #include <iterator>
 
 #include "common/log.h"
+#include "service/markup_limits.h"
 #include "service/xml_prolog.h"
 #include "soapLatherSoapService.h"
 
@@ -198,6 +199,9 @@ SoapOutcome SoapEngine::Serve(const SoapCall& call, std::string* response_body) 
     if (prolog.has_doctype) {
       soap_set_version(soap_, static_cast<short>(call.content_type_version));
       soap_sender_fault(soap_, "a DTD (<!DOCTYPE>) is not allowed in a SOAP message", nullptr);
+    } else if (MostAttributesPerElement(call.body, kMaxAttributesPerElement) > kMaxAttributesPerElement) {
+      soap_set_version(soap_, static_cast<short>(call.content_type_version));
+      soap_sender_fault(soap_, "an element has more than 256 attributes or namespace declarations", nullptr);
     } else if (BeginServe() == SOAP_OK) {
       envelope_version_ = soap_->version;
       if (soap_->version == 0) {

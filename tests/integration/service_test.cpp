@@ -144,7 +144,12 @@ TEST_CASE("bad requests get the contract's status and fault, and the service kee
   const std::string billion_laughs =
       "<?xml version=\"1.0\"?><!DOCTYPE lolz [<!ENTITY lol \"lol\"><!ENTITY lol2 "
       "\"&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;\"><!ENTITY lol3 \"&lol2;&lol2;&lol2;&lol2;\">]>";
+  std::string attributes, namespaces;
+  for (int i = 0; i < 25000; ++i) attributes += " a" + std::to_string(i) + "=\"1\"";
+  for (int i = 0; i < 50000; ++i) namespaces += " xmlns:p" + std::to_string(i) + "=\"urn:" + std::to_string(i) + "\"";
   const Case cases[] = {
+      {"25,000 attributes on one element", kSoap11Type, Envelope(kEnv11, "<l:IncCounter" + attributes + "><l:name>guarded</l:name></l:IncCounter>"), "", 500, "Client", false},
+      {"50,000 namespace declarations", kSoap12Type, Envelope(kEnv12, "<l:IncCounter" + namespaces + "><l:name>guarded</l:name></l:IncCounter>"), "", 400, "Sender", true},
       {"Increment(2147483647) 1.1", kSoap11Type, Envelope(kEnv11, "<l:Increment><l:value>2147483647</l:value></l:Increment>"), "", 500, "Client", false},
       {"Increment(2147483647) 1.2", kSoap12Type, Envelope(kEnv12, "<l:Increment><l:value>2147483647</l:value></l:Increment>"), "", 400, "Sender", true},
       {"malformed XML 1.1", kSoap11Type, Envelope(kEnv11, "<l:Increment><l:value>1</l:valu></l:Increment>"), "", 500, "Client", false},

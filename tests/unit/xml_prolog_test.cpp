@@ -1,5 +1,9 @@
 #include "service/xml_prolog.h"
 
+#include <string>
+
+#include "service/markup_limits.h"
+
 #include <catch2/catch.hpp>
 
 using lather::ScanXmlProlog;
@@ -17,4 +21,15 @@ TEST_CASE("an ordinary envelope has no DTD and names its document element", "[se
   CHECK(ScanXmlProlog("<Envelope>").root_name == "Envelope");
   CHECK(ScanXmlProlog("garbage").root_name.empty());
   CHECK(ScanXmlProlog("").root_name.empty());
+}
+
+TEST_CASE("attribute floods are found in one pass; comments and CDATA are skipped", "[service][xml][limits]") {
+  using lather::MostAttributesPerElement;
+  CHECK(MostAttributesPerElement("<a x=\"1\" y=\"2\"><b z=\"3\"/></a>", 256) == 2);
+  CHECK(MostAttributesPerElement("<a><!-- x=1 y=2 z=3 --><![CDATA[ a=1 b=2 c=3 d=4 ]]></a>", 256) == 0);
+  std::string flood = "<a";
+  for (int i = 0; i < 25000; ++i) flood += " a" + std::to_string(i) + "=\"1\"";
+  flood += "/>";
+  CHECK(MostAttributesPerElement(flood, 256) > 256);
+  CHECK(MostAttributesPerElement("<a x=\"1\"", 256) == 1);  // unterminated tag: counted to the end
 }

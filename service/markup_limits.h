@@ -1,0 +1,19 @@
+// CountAttributeFloods: a linear pre-scan of a request body, before gSOAP reads it, for start tags
+// with more attributes (namespace declarations included) than any SOAP message needs. gSOAP checks
+// duplicate attributes and namespace lookups with quadratic work: 25,000 attributes cost it a second
+// and 50,000 namespace declarations ten, so such tags are refused here in one pass.
+#pragma once
+
+#include <cstddef>
+#include <string_view>
+
+namespace lather {
+
+// Largest number of attributes accepted on one element.
+inline constexpr size_t kMaxAttributesPerElement = 256;
+
+// The most attributes ('=' signs in a start tag) found on any one element of `body`; stops counting
+// (and returns) as soon as one element exceeds `limit`.
+size_t MostAttributesPerElement(std::string_view body, size_t limit);
+
+}  // namespace lather
