@@ -1,9 +1,89 @@
 #include "service/markup_limits.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
+#include <string>
 
 namespace lather {
+
+namespace {
+
+bool IsXmlChar(uint32_t c) {
+  return c == 0x9 || c == 0xA || c == 0xD || (c >= 0x20 && c <= 0xD7FF) || (c >= 0xE000 && c <= 0xFFFD) ||
+         (c >= 0x10000 && c <= 0x10FFFF);
+}
+
+char Lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
+
+// The encoding named by the XML declaration, or empty.
+std::string_view DeclaredEncoding(std::string_view body) {
+  if (body.substr(0, 3) == "\xEF\xBB\xBF") body.remove_prefix(3);
+  if (body.substr(0, 5) != "<?xml") return {};
+  const std::string_view declaration = body.substr(0, body.find("?>"));
+  const size_t at = declaration.find("encoding");
+  if (at == std::string_view::npos) return {};
+  const size_t quote = declaration.find_first_of("\"'", at);
+  if (quote == std::string_view::npos) return {};
+  const size_t close = declaration.find(declaration[quote], quote + 1);
+  if (close == std::string_view::npos) return {};
+  return declaration.substr(quote + 1, close - quote - 1);
+}
+
+}  // namespace
+
+std::string_view CharacterProblem(std::string_view body) {
+  const std::string_view encoding = DeclaredEncoding(body);
+  if (!encoding.empty()) {
+    std::string lower(encoding.size(), ' ');
+    std::transform(encoding.begin(), encoding.end(), lower.begin(), Lower);
+    if (lower != "utf-8" && lower != "utf8" && lower != "us-ascii" && lower != "ascii") {
+      return "an encoding declaration other than UTF-8 (only UTF-8 is accepted)";
+    }
+  }
+  size_t i = 0;
+  while (i < body.size()) {
+    const auto c = static_cast<unsigned char>(body[i]);
+    if (c < 0x80) {
+      if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') return "a control character that XML 1.0 forbids";
+      if (c == '&' && i + 2 < body.size() && body[i + 1] == '#') {
+        // A numeric character reference must name a character XML allows.
+        const bool hex = body[i + 2] == 'x';
+        size_t k = i + (hex ? 3 : 2);
+        uint64_t value = 0;
+        size_t digits = 0;
+        for (; k < body.size() && body[k] != ';' && digits < 12; ++k, ++digits) {
+          const char d = Lower(body[k]);
+          const int v = (d >= '0' && d <= '9') ? d - '0' : (hex && d >= 'a' && d <= 'f') ? d - 'a' + 10 : -1;
+          if (v < 0) return "a malformed character reference";
+          value = value * (hex ? 16 : 10) + static_cast<uint64_t>(v);
+        }
+        if (digits == 0 || digits >= 12 || !IsXmlChar(static_cast<uint32_t>(value))) {
+          return "a character reference to a character that XML 1.0 forbids";
+        }
+      }
+      ++i;
+      continue;
+    }
+    size_t extra;
+    uint32_t cp;
+    if ((c & 0xE0) == 0xC0) { extra = 1; cp = c & 0x1F; }
+    else if ((c & 0xF0) == 0xE0) { extra = 2; cp = c & 0x0F; }
+    else if ((c & 0xF8) == 0xF0) { extra = 3; cp = c & 0x07; }
+    else return "bytes that are not UTF-8";
+    if (i + extra >= body.size()) return "bytes that are not UTF-8";
+    for (size_t k = 1; k <= extra; ++k) {
+      const auto cc = static_cast<unsigned char>(body[i + k]);
+      if ((cc & 0xC0) != 0x80) return "bytes that are not UTF-8";
+      cp = (cp << 6) | (cc & 0x3F);
+    }
+    static constexpr uint32_t kMin[] = {0, 0x80, 0x800, 0x10000};
+    if (cp < kMin[extra] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return "bytes that are not UTF-8";
+    if (!IsXmlChar(cp)) return "a character that XML 1.0 forbids";
+    i += extra + 1;
+  }
+  return {};
+}
 
 size_t MostAttributesPerElement(std::string_view body, size_t limit) {
   size_t most = 0;

@@ -199,6 +199,10 @@ SoapOutcome SoapEngine::Serve(const SoapCall& call, std::string* response_body) 
     if (prolog.has_doctype) {
       soap_set_version(soap_, static_cast<short>(call.content_type_version));
       soap_sender_fault(soap_, "a DTD (<!DOCTYPE>) is not allowed in a SOAP message", nullptr);
+    } else if (const std::string_view problem = CharacterProblem(call.body); !problem.empty()) {
+      soap_set_version(soap_, static_cast<short>(call.content_type_version));
+      const std::string reason = "the request holds " + std::string(problem);
+      soap_sender_fault(soap_, soap_strdup(soap_, reason.c_str()), nullptr);
     } else if (MostAttributesPerElement(call.body, kMaxAttributesPerElement) > kMaxAttributesPerElement) {
       soap_set_version(soap_, static_cast<short>(call.content_type_version));
       soap_sender_fault(soap_, "an element has more than 256 attributes or namespace declarations", nullptr);

@@ -148,6 +148,10 @@ TEST_CASE("bad requests get the contract's status and fault, and the service kee
   for (int i = 0; i < 25000; ++i) attributes += " a" + std::to_string(i) + "=\"1\"";
   for (int i = 0; i < 50000; ++i) namespaces += " xmlns:p" + std::to_string(i) + "=\"urn:" + std::to_string(i) + "\"";
   const Case cases[] = {
+      {"invalid UTF-8 (overlong)", kSoap11Type, Envelope(kEnv11, "<l:IncCounter><l:name>gu\xC0\xAF" "arded</l:name></l:IncCounter>"), "", 500, "Client", false},
+      {"a lone continuation byte", kSoap12Type, Envelope(kEnv12, "<l:IncCounter><l:name>\x80guarded</l:name></l:IncCounter>"), "", 400, "Sender", true},
+      {"&#0; in a value", kSoap11Type, Envelope(kEnv11, "<l:IncCounter><l:name>guarded&#0;</l:name></l:IncCounter>"), "", 500, "Client", false},
+      {"an ISO-8859-1 declaration", kSoap11Type, Envelope(kEnv11, "<l:IncCounter><l:name>guarded</l:name></l:IncCounter>", "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>"), "", 500, "Client", false},
       {"25,000 attributes on one element", kSoap11Type, Envelope(kEnv11, "<l:IncCounter" + attributes + "><l:name>guarded</l:name></l:IncCounter>"), "", 500, "Client", false},
       {"50,000 namespace declarations", kSoap12Type, Envelope(kEnv12, "<l:IncCounter" + namespaces + "><l:name>guarded</l:name></l:IncCounter>"), "", 400, "Sender", true},
       {"Increment(2147483647) 1.1", kSoap11Type, Envelope(kEnv11, "<l:Increment><l:value>2147483647</l:value></l:Increment>"), "", 500, "Client", false},

@@ -33,3 +33,23 @@ TEST_CASE("attribute floods are found in one pass; comments and CDATA are skippe
   CHECK(MostAttributesPerElement(flood, 256) > 256);
   CHECK(MostAttributesPerElement("<a x=\"1\"", 256) == 1);  // unterminated tag: counted to the end
 }
+
+TEST_CASE("bytes that are not UTF-8, forbidden characters and other encodings are named", "[service][xml][utf8]") {
+  using lather::CharacterProblem;
+  CHECK(CharacterProblem("<?xml version=\"1.0\" encoding=\"UTF-8\"?><a>Z\xC3\xBCrich \xE6\x9D\xB1\xE4\xBA\xAC &#233; &#x1F600;</a>").empty());
+  CHECK(CharacterProblem("<a>\t\r\n</a>").empty());
+  CHECK(CharacterProblem("<a>\xC0\xAF</a>") == "bytes that are not UTF-8");           // overlong
+  CHECK(CharacterProblem("<a>\x80</a>") == "bytes that are not UTF-8");               // lone continuation
+  CHECK(CharacterProblem("<a>\xED\xA0\x80</a>") == "bytes that are not UTF-8");       // surrogate
+  CHECK(CharacterProblem("<a>\xE6\x9D") == "bytes that are not UTF-8");               // truncated
+  CHECK(CharacterProblem(std::string("<a>\x01</a>")) == "a control character that XML 1.0 forbids");
+  CHECK(CharacterProblem(std::string("<a>x\0y</a>", 10)) == "a control character that XML 1.0 forbids");
+  CHECK(CharacterProblem("<a>&#0;</a>") == "a character reference to a character that XML 1.0 forbids");
+  CHECK(CharacterProblem("<a>&#x1F;</a>") == "a character reference to a character that XML 1.0 forbids");
+  CHECK(CharacterProblem("<a>&#xD800;</a>") == "a character reference to a character that XML 1.0 forbids");
+  CHECK(CharacterProblem("<a>&#12z;</a>") == "a malformed character reference");
+  CHECK(CharacterProblem("<?xml version='1.0' encoding='ISO-8859-1'?><a/>") ==
+        "an encoding declaration other than UTF-8 (only UTF-8 is accepted)");
+  CHECK(CharacterProblem("\xEF\xBB\xBF<?xml version=\"1.0\" encoding=\"us-ascii\"?><a/>").empty());
+  CHECK(CharacterProblem(std::string("\xFF\xFE<\0a\0/\0>\0", 10)) == "bytes that are not UTF-8");  // UTF-16
+}
