@@ -387,3 +387,14 @@ TEST_CASE("responses bind each namespace prefix to its own namespace, in the req
     }
   }
 }
+
+TEST_CASE("a request written one byte at a time is served", "[integration][http]") {
+  ServiceProcess service;
+  lather::test::RawConnection connection(service.port());
+  const std::string request =
+      SoapPost(kSoap11Type, Envelope(kEnv11, "<l:Increment><l:value>99</l:value></l:Increment>"));
+  for (char c : request) REQUIRE(connection.Send(std::string(1, c)));
+  const RawResponse r = connection.Receive();
+  CHECK(r.status == 200);
+  CHECK(ElementText(r.body, "result") == "100");
+}
