@@ -136,22 +136,29 @@ void Connection::RunOnPool() {
   auto self = shared_from_this();
   auto work = boost::asio::make_work_guard(loop_->io());
   const SoapCall call = response_.call;
-  const bool accepted = loop_->pool().Submit([self, call, work](SoapEngine& engine) mutable {
+  const auto submitted = std::chrono::steady_clock::now();
+  const bool accepted = loop_->pool().Submit([self, call, work, submitted](SoapEngine& engine) mutable {
     std::string body;
     const auto start = std::chrono::steady_clock::now();
     const SoapOutcome outcome = engine.Serve(call, &body);
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    boost::asio::post(self->loop_->io(), [self, outcome, seconds, body = std::move(body)]() mutable {
+    const auto end = std::chrono::steady_clock::now();
+    const double wait = std::chrono::duration<double>(start - submitted).count();
+    const double seconds = std::chrono::duration<double>(end - start).count();
+    boost::asio::post(self->loop_->io(), [self, outcome, wait, seconds, body = std::move(body)]() mutable {
+      self->loop_->metrics().RecordQueueWait(wait);
       self->FinishOnLoop(outcome, std::move(body), seconds);
     });
     work.reset();
   });
-  if (!accepted) {
+  if (accepted) {
+    loop_->metrics().RequestStarted();
+  } else {
     Reject(503, "the server is busy: too many requests are waiting for the store; retry later", "Retry-After: 1\r\n");
   }
 }
 
 void Connection::FinishOnLoop(const SoapOutcome& outcome, std::string body, double seconds) {
+  loop_->metrics().RequestFinished();
   if (phase_ == Phase::kClosed) return;
   response_.body = std::move(body);
   if (loop_->stopping()) response_.keep_alive = false;

@@ -52,6 +52,13 @@ void LoopMetrics::RecordRequest(size_t operation, size_t outcome, double seconds
   Add(duration_sum_nanos_, static_cast<uint64_t>(seconds * 1e9));
 }
 
+void LoopMetrics::RecordQueueWait(double seconds) {
+  size_t bucket = 0;
+  while (bucket < kDurationBuckets.size() && seconds > kDurationBuckets[bucket]) ++bucket;
+  Add(wait_buckets_[bucket], 1);
+  Add(wait_sum_nanos_, static_cast<uint64_t>(seconds * 1e9));
+}
+
 void LoopMetrics::RecordRejection(int status) {
   for (size_t i = 0; i < kRejectionStatuses.size(); ++i) {
     if (kRejectionStatuses[i] == status) return Add(rejections_[i], 1);
@@ -92,7 +99,20 @@ std::string RenderMetrics(const std::vector<const LoopMetrics*>& loops) {
   out.append(Number(static_cast<double>(sum([](const LoopMetrics& m) -> const auto& { return m.duration_sum_nanos_; })) / 1e9));
   out.append("\nlather_request_duration_seconds_count ").append(std::to_string(cumulative)).append("\n");
 
-  Header(&out, "lather_requests_in_flight", "gauge", "SOAP requests being executed now.");
+  Header(&out, "lather_queue_wait_seconds", "histogram",
+         "Time requests deferred to the blocking pool (store calls, large echoes) waited for a thread.");
+  cumulative = 0;
+  for (size_t b = 0; b <= kDurationBuckets.size(); ++b) {
+    cumulative += sum([&](const LoopMetrics& m) -> const auto& { return m.wait_buckets_[b]; });
+    out.append("lather_queue_wait_seconds_bucket{le=\"");
+    out.append(b < kDurationBuckets.size() ? Number(kDurationBuckets[b]) : "+Inf").append("\"} ");
+    out.append(std::to_string(cumulative)).append("\n");
+  }
+  out.append("lather_queue_wait_seconds_sum ");
+  out.append(Number(static_cast<double>(sum([](const LoopMetrics& m) -> const auto& { return m.wait_sum_nanos_; })) / 1e9));
+  out.append("\nlather_queue_wait_seconds_count ").append(std::to_string(cumulative)).append("\n");
+
+  Header(&out, "lather_requests_in_flight", "gauge", "SOAP requests being executed or waiting for the pool now.");
   out.append("lather_requests_in_flight ").append(std::to_string(sum([](const LoopMetrics& m) -> const auto& { return m.in_flight_; }))).append("\n");
   Header(&out, "lather_open_connections", "gauge", "Client connections open now.");
   out.append("lather_open_connections ").append(std::to_string(sum([](const LoopMetrics& m) -> const auto& { return m.open_connections_; }))).append("\n");

@@ -25,6 +25,8 @@ class LoopMetrics {
  public:
   // A SOAP request ran: `operation` indexes kMetricOperations, `outcome` kMetricOutcomes.
   void RecordRequest(size_t operation, size_t outcome, double seconds);
+  // A request deferred to the blocking pool waited `seconds` there before a thread took it.
+  void RecordQueueWait(double seconds);
   // A request was rejected at the HTTP layer with `status`.
   void RecordRejection(int status);
   void AddBytesReceived(uint64_t n) { Add(bytes_received_, n); }
@@ -47,6 +49,8 @@ class LoopMetrics {
   std::array<std::atomic<uint64_t>, kRejectionStatuses.size()> rejections_{};
   std::array<std::atomic<uint64_t>, kDurationBuckets.size() + 1> duration_buckets_{};
   std::atomic<uint64_t> duration_sum_nanos_{0};
+  std::array<std::atomic<uint64_t>, kDurationBuckets.size() + 1> wait_buckets_{};
+  std::atomic<uint64_t> wait_sum_nanos_{0};
   std::atomic<uint64_t> bytes_received_{0};
   std::atomic<uint64_t> bytes_sent_{0};
   std::atomic<uint64_t> open_connections_{0};

@@ -311,6 +311,16 @@ TEST_CASE("GET /metrics counts requests by operation and outcome, rejections, by
   CHECK(MetricValue(page, "process_cpu_seconds_total") > 0);
   CHECK(MetricValue(page, "process_resident_memory_bytes") > 1e6);
   CHECK(MetricValue(page, "lather_cpu_cores") >= 1);
+
+  // Store calls run on the pool: their wait there is measured too.
+  int64_t value = 0;
+  REQUIRE(client.IncCounter("metered", &value).ok());
+  REQUIRE(client.GetCounter("metered", &value).ok());
+  const std::string after = SendRaw(service.port(), "GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n").body;
+  CHECK(MetricValue(after, "lather_queue_wait_seconds_count") == 2);
+  CHECK(MetricValue(after, "lather_requests_total{operation=\"IncCounter\",outcome=\"ok\"}") == 1);
+  CHECK(MetricValue(after, "lather_requests_total{operation=\"GetCounter\",outcome=\"ok\"}") == 1);
+  CHECK(MetricValue(after, "lather_requests_in_flight") == 0);
 }
 
 TEST_CASE("a slow store delays only store calls; a full pool queue answers 503 with Retry-After",
