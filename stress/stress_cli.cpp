@@ -362,11 +362,13 @@ int StressMain(int argc, char** argv) {
     report.cpu_per_second.emplace_back(client, server);
     last = now;
     if (progress) {
+      char server_text[48] = "";
+      if (server >= 0) std::snprintf(server_text, sizeof server_text, ", server %.2f cores", server);
       std::fprintf(stderr, "\r  %5.1f s  %s calls  %s calls/s  p99 ~%s  %s failed  client %.2f cores%s   ", seconds,
                    WithThousands(static_cast<double>(ok)).c_str(), WithThousands(static_cast<double>(ok) / seconds).c_str(),
                    recent_p99_ns > 0 ? FormatNanos(static_cast<double>(recent_p99_ns)).c_str() : "-",
                    WithThousands(static_cast<double>(failed)).c_str(), client,
-                   server >= 0 ? (", server " + std::to_string(server).substr(0, 4) + " cores").c_str() : "");
+                   server_text);
     }
   };
   observer.on_window_end = [&] { report.after = sampler.Take(); };
