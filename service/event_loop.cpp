@@ -8,13 +8,13 @@
 
 namespace lather {
 
-EventLoop::EventLoop(const ServerOptions& options, BlockingPool* pool, std::string local_address)
+EventLoop::EventLoop(const ServerOptions& options, BlockingPool* pool)
     : options_(options),
       work_(boost::asio::make_work_guard(io_)),
       pool_(pool),
       operations_(nullptr),  // the loop never touches the store: those calls are deferred to the pool
       engine_(&operations_, options.soap, true),
-      router_(&engine_, &metrics_, std::move(local_address), options.long_body_bytes) {}
+      router_(&engine_, &metrics_, "", options.long_body_bytes) {}  // the address is set once bound
 
 void EventLoop::Run() {
   for (;;) {

@@ -24,7 +24,7 @@ class Connection;
 
 class EventLoop {
  public:
-  EventLoop(const ServerOptions& options, BlockingPool* pool, std::string local_address);
+  EventLoop(const ServerOptions& options, BlockingPool* pool);
 
   boost::asio::io_context& io() { return io_; }
   const ServerOptions& options() const { return options_; }

@@ -125,7 +125,7 @@ Status Server::Start(const ServerOptions& options, std::unique_ptr<Server>* serv
     const std::string shown_host = endpoint.address().is_v6() ? "[" + endpoint.address().to_string() + "]"
                                                                 : endpoint.address().to_string();
     for (int i = 0; i < threads; ++i) {
-      impl->loops.push_back(std::make_unique<EventLoop>(impl->options, impl->pool.get(), ""));
+      impl->loops.push_back(std::make_unique<EventLoop>(impl->options, impl->pool.get()));
     }
     impl->acceptor = std::make_unique<tcp::acceptor>(impl->loops[0]->io());
     impl->acceptor->open(endpoint.protocol());

@@ -31,7 +31,7 @@ CallOutcome OutcomeOf(const Status& s) {
 
 struct Worker {
   ThreadStats stats;
-  std::atomic<uint64_t> ok{0}, failed{0};
+  std::atomic<uint64_t> live_ok{0}, live_failed{0};
   LiveLatency live_latency;
   std::atomic<bool> done{false};
   uint64_t finished_ns = 0;
@@ -86,9 +86,9 @@ void RunWorker(const GsoapLoadOptions& o, int index, uint64_t quota, uint64_t wa
       w->stats.latency.Record(now - start);
       w->stats.service_time.Record(now - start);
       w->live_latency.Record(now - start);
-      w->ok.store(w->ok.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+      w->live_ok.store(w->live_ok.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
     } else {
-      w->failed.store(w->failed.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+      w->live_failed.store(w->live_failed.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
       if (w->stats.first_failure.empty()) {
         w->stats.first_failure = std::string(CallOutcomeName(outcome)) + ": " + (s.ok() ? "unexpected result" : s.ToString());
       }
@@ -117,20 +117,7 @@ Status RunGsoapLoad(const GsoapLoadOptions& o, const LoadObserver& observer, Loa
                            (static_cast<uint64_t>(i) < o.total_calls % static_cast<uint64_t>(o.connections) ? 1 : 0);
     threads.emplace_back(RunWorker, std::cref(o), i, quota, warm_end, end, workers.back().get());
   }
-  LiveProgress progress;
-  progress.all_done = [&] {
-    return std::all_of(workers.begin(), workers.end(), [](const auto& w) { return w->done.load(); });
-  };
-  progress.counts = [&](uint64_t* ok, uint64_t* failed) {
-    for (const auto& w : workers) {
-      *ok += w->ok.load(std::memory_order_relaxed);
-      *failed += w->failed.load(std::memory_order_relaxed);
-    }
-  };
-  progress.latency = [&](LiveLatency::Counts* counts) {
-    for (const auto& w : workers) w->live_latency.AddTo(counts);
-  };
-  ObserveWindow(warm_end, end, observer, progress);
+  ObserveWindow(warm_end, end, observer, ProgressOf(workers));
   for (std::thread& t : threads) t.join();
   LoadResult merged;
   uint64_t last_end = warm_end;

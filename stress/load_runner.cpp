@@ -526,20 +526,7 @@ Status LoadRunner::Run(const LoadObserver& observer, LoadResult* result) {
   std::vector<std::thread> threads;
   for (auto& w : workers) threads.emplace_back([&w] { w->Run(); });
 
-  LiveProgress progress;
-  progress.all_done = [&] {
-    return std::all_of(workers.begin(), workers.end(), [](const auto& w) { return w->done.load(); });
-  };
-  progress.counts = [&](uint64_t* ok, uint64_t* failed) {
-    for (const auto& w : workers) {
-      *ok += w->live_ok.load(std::memory_order_relaxed);
-      *failed += w->live_failed.load(std::memory_order_relaxed);
-    }
-  };
-  progress.latency = [&](LiveLatency::Counts* counts) {
-    for (const auto& w : workers) w->live_latency.AddTo(counts);
-  };
-  ObserveWindow(warm_end, end, observer, progress);
+  ObserveWindow(warm_end, end, observer, ProgressOf(workers));
   for (std::thread& t : threads) t.join();
 
   LoadResult merged;

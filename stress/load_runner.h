@@ -81,6 +81,29 @@ struct LiveProgress {
   std::function<void(LiveLatency::Counts* counts)> latency;        // cumulative live histograms
 };
 
+// The LiveProgress of a set of workers (unique_ptrs) that have atomic `live_ok`, `live_failed` and
+// `done` and a LiveLatency `live_latency`, each written only by its own thread.
+template <typename Workers>
+LiveProgress ProgressOf(const Workers& workers) {
+  LiveProgress progress;
+  progress.all_done = [&workers] {
+    for (const auto& w : workers) {
+      if (!w->done.load()) return false;
+    }
+    return true;
+  };
+  progress.counts = [&workers](uint64_t* ok, uint64_t* failed) {
+    for (const auto& w : workers) {
+      *ok += w->live_ok.load(std::memory_order_relaxed);
+      *failed += w->live_failed.load(std::memory_order_relaxed);
+    }
+  };
+  progress.latency = [&workers](LiveLatency::Counts* counts) {
+    for (const auto& w : workers) w->live_latency.AddTo(counts);
+  };
+  return progress;
+}
+
 // Calls the observer while load threads run: window start at `warm_end_ns`, a tick about every
 // second, window end at `end_ns` or when all threads are done. Returns when the window is over.
 void ObserveWindow(uint64_t warm_end_ns, uint64_t end_ns, const LoadObserver& observer, const LiveProgress& progress);
