@@ -31,6 +31,27 @@ lather::Status ParseOptions(int argc, char** argv, lather::ServerOptions* option
   int64_t max_connections = options->max_connections;
   flags.AddInt("max-connections", 0, "N", "connections open at once; one more gets 503 (default 16000)", 1, 1 << 24,
                &max_connections);
+  std::string engine = "event";
+  flags.AddValue("engine", 'e', "event|classic",
+                 "event: event loops, one per core (default); classic: one thread per connection", [&](const std::string& v) {
+                   if (v != "event" && v != "classic") {
+                     return lather::Status::InvalidArgument("--engine must be event or classic, not '" + v + "'");
+                   }
+                   engine = v;
+                   return lather::Status::Ok();
+                 });
+  int64_t header_ms = options->header_timeout.count(), body_ms = options->body_timeout.count();
+  int64_t idle_ms = options->idle_timeout.count();
+  flags.AddInt("header-timeout", 0, "MS", "a request head must arrive within MS of its first byte, else 408 (default 10000)",
+               1, 86400000, &header_ms);
+  flags.AddInt("body-timeout", 0, "MS", "a request body must arrive within MS of its head, else 408 (default 30000)", 1,
+               86400000, &body_ms);
+  flags.AddInt("idle-timeout", 0, "MS", "an idle keep-alive connection is closed after MS (default 60000)", 1, 86400000,
+               &idle_ms);
+  int64_t max_depth = options->soap.max_xml_depth, max_occurs = static_cast<int64_t>(options->soap.max_occurs);
+  flags.AddInt("max-depth", 0, "N", "deepest XML nesting accepted; deeper: fault (default 500)", 10, 100000, &max_depth);
+  flags.AddInt("max-occurs", 0, "N", "most repetitions of one element (samples); more: fault (default 100000)", 1,
+               100000000, &max_occurs);
   flags.AddString("port-file", 0, "FILE", "write the bound port to FILE once listening", port_file);
   flags.AddBool("help", 'h', "print this help", help);
   *usage = flags.Usage();
@@ -43,6 +64,12 @@ lather::Status ParseOptions(int argc, char** argv, lather::ServerOptions* option
   options->pool_threads = static_cast<int>(pool_threads);
   options->pool_queue = static_cast<size_t>(pool_queue);
   options->http.max_body_bytes = static_cast<size_t>(max_body);
+  options->engine = engine == "classic" ? lather::Engine::kClassic : lather::Engine::kEvent;
+  options->header_timeout = std::chrono::milliseconds(header_ms);
+  options->body_timeout = std::chrono::milliseconds(body_ms);
+  options->idle_timeout = std::chrono::milliseconds(idle_ms);
+  options->soap.max_xml_depth = static_cast<int>(max_depth);
+  options->soap.max_occurs = static_cast<size_t>(max_occurs);
   return lather::Status::Ok();
 }
 
@@ -77,7 +104,8 @@ int main(int argc, char** argv) {
     lather::LogLine("cannot start: " + s.message());
     return s.kind() == lather::Status::Kind::kInvalidArgument ? kExitUsage : kExitFailure;
   }
-  lather::LogLine("listening on http://" + server->address() + "/soap (store " + options.store + ")");
+  lather::LogLine("listening on http://" + server->address() + "/soap (engine " +
+                  (options.engine == lather::Engine::kClassic ? "classic" : "event") + ", store " + options.store + ")");
   if (!port_file.empty()) {
     FILE* f = std::fopen(port_file.c_str(), "w");
     if (f == nullptr || std::fprintf(f, "%u\n", server->port()) < 0 || std::fclose(f) != 0) {

@@ -65,6 +65,27 @@ void LoopMetrics::RecordRejection(int status) {
   }
 }
 
+void LoopMetrics::AddTo(LoopMetrics* total) const {
+  auto add = [](const std::atomic<uint64_t>& from, std::atomic<uint64_t>& to) {
+    Add(to, from.load(std::memory_order_relaxed));
+  };
+  for (size_t op = 0; op < requests_.size(); ++op) {
+    for (size_t oc = 0; oc < requests_[op].size(); ++oc) add(requests_[op][oc], total->requests_[op][oc]);
+  }
+  for (size_t i = 0; i < rejections_.size(); ++i) add(rejections_[i], total->rejections_[i]);
+  for (size_t b = 0; b < duration_buckets_.size(); ++b) {
+    add(duration_buckets_[b], total->duration_buckets_[b]);
+    add(wait_buckets_[b], total->wait_buckets_[b]);
+  }
+  add(duration_sum_nanos_, total->duration_sum_nanos_);
+  add(wait_sum_nanos_, total->wait_sum_nanos_);
+  add(bytes_received_, total->bytes_received_);
+  add(bytes_sent_, total->bytes_sent_);
+  add(open_connections_, total->open_connections_);
+  add(connections_accepted_, total->connections_accepted_);
+  add(in_flight_, total->in_flight_);
+}
+
 std::string RenderMetrics(const std::vector<const LoopMetrics*>& loops) {
   auto sum = [&](auto member) {
     uint64_t total = 0;

@@ -1,5 +1,5 @@
 // Metrics: the service's counters, exported at GET /metrics in the Prometheus text format.
-// Each event loop owns one LoopMetrics and is its only writer (relaxed atomic loads and stores, no
+// Each event loop (or classic connection thread) owns one LoopMetrics and is its only writer (relaxed atomic loads and stores, no
 // read-modify-write, no lock); the /metrics request, served by any loop, sums all loops' values.
 #pragma once
 
@@ -35,6 +35,10 @@ class LoopMetrics {
   void ConnectionClosed() { Sub(open_connections_, 1); }
   void RequestStarted() { Add(in_flight_, 1); }
   void RequestFinished() { Sub(in_flight_, 1); }
+
+  // Adds every value of this to *total (the classic engine folds an ended connection's metrics
+  // into its running total; callers serialize writers of *total).
+  void AddTo(LoopMetrics* total) const;
 
  private:
   friend std::string RenderMetrics(const std::vector<const LoopMetrics*>& loops);

@@ -55,7 +55,7 @@ void RequestRouter::Route(const HttpRequest& request, bool allow_keep_alive, Htt
     return;
   }
   if (request.path == "/metrics" && request.method == "GET") {
-    response->body = RenderMetrics(all_metrics_);
+    response->body = render_metrics_ ? render_metrics_() : RenderMetrics({metrics_});
     AppendResponseHead(200, "text/plain; version=0.0.4; charset=utf-8", response->body.size(), keep_alive, "",
                        &response->head);
     response->close = !keep_alive;

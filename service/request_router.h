@@ -1,8 +1,9 @@
 // RequestRouter: answers one parsed HTTP request: POST /soap goes to the SoapEngine, GET /soap?wsdl
 // returns the WSDL, GET /healthz says the service is up; anything else gets the contract's HTTP
-// status with a SOAP Fault body. One router per event-loop thread; not thread-safe.
+// status with a SOAP Fault body. One router per serving thread; not thread-safe.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -36,9 +37,10 @@ struct HttpResponse {
 class RequestRouter {
  public:
   // `local_address` ("127.0.0.1:8080") names the service when a request has no Host header.
-  // `metrics` is this loop's (written here); set_all_metrics() gives every loop's for GET /metrics.
+  // `metrics` is this thread's (written here). Bodies over `long_body_bytes` are deferred.
   RequestRouter(SoapEngine* engine, LoopMetrics* metrics, std::string local_address, size_t long_body_bytes);
-  void set_all_metrics(std::vector<const LoopMetrics*> all) { all_metrics_ = std::move(all); }
+  // What GET /metrics answers: the engine's sum of every thread's metrics.
+  void set_metrics_renderer(std::function<std::string()> render) { render_metrics_ = std::move(render); }
 
   void set_local_address(std::string address) { local_address_ = std::move(address); }
 
@@ -61,7 +63,7 @@ class RequestRouter {
   SoapEngine* engine_;
   LoopMetrics* metrics_;
   size_t long_body_bytes_;
-  std::vector<const LoopMetrics*> all_metrics_;
+  std::function<std::string()> render_metrics_;
   std::string local_address_;
 };
 

@@ -1,14 +1,14 @@
-// Server: lather-service's engine. A few event-loop threads (Boost.Thread, one Boost.Asio
-// io_context each) serve many keep-alive connections; each loop owns a gSOAP context (SoapEngine)
-// and a counter-store connection, so a request runs start to finish on one thread without locks.
+// Server: lather-service's engine, in one of two hosting modes (ServerOptions::engine):
+//  - "event" (EventServer, the default): a few event-loop threads each serving many connections;
+//  - "classic" (ClassicServer): the textbook gSOAP model, an accept loop and one thread per connection.
+// Both frame HTTP, apply the limits and answer the same way; they differ in how they use threads.
 // Start() binds and returns; Stop() is graceful (stop accepting, finish in-flight requests, close
-// idle connections) and may be called from any thread; Wait() returns when every loop has ended.
+// idle connections) and may be called from any thread; Wait() returns when the engine has ended.
 #pragma once
 
 #include <cstdint>
 #include <memory>
 #include <string>
-#include <vector>
 
 #include "common/status.h"
 #include "service/server_options.h"
@@ -17,29 +17,21 @@ namespace lather {
 
 class Server {
  public:
-  // Opens the stores, binds the listening socket and starts the loops. Returns IOError for an
-  // address in use or an unwritable store, InvalidArgument for a malformed --listen.
+  // Opens the stores, binds the listening socket and starts serving with options.engine. Returns
+  // IOError for an address in use or an unwritable store, InvalidArgument for a malformed --listen.
   static Status Start(const ServerOptions& options, std::unique_ptr<Server>* server);
 
-  ~Server();
-  Server(const Server&) = delete;
-  Server& operator=(const Server&) = delete;
+  virtual ~Server() = default;
 
   // The port actually bound (useful with port 0) and "host:port" for URLs.
-  uint16_t port() const;
-  const std::string& address() const;
+  virtual uint16_t port() const = 0;
+  virtual const std::string& address() const = 0;
 
   // Begins a graceful stop. Thread-safe and idempotent.
-  void Stop();
+  virtual void Stop() = 0;
 
-  // Blocks until every loop has finished (after Stop(), within the shutdown grace).
-  void Wait();
-
-  struct Impl;
-
- private:
-  explicit Server(std::unique_ptr<Impl> impl);
-  std::unique_ptr<Impl> impl_;
+  // Blocks until every request has finished (after Stop(), within the shutdown grace).
+  virtual void Wait() = 0;
 };
 
 }  // namespace lather

@@ -9,14 +9,19 @@
 
 namespace lather {
 
+// How connections are served (see server.h): event loops, or the textbook thread per connection.
+enum class Engine { kEvent, kClassic };
+
 struct ServerOptions {
+  Engine engine = Engine::kEvent;
   // Address and port to listen on; port 0 picks a free port (see Server::port()).
   std::string listen = "127.0.0.1:8080";
   // Counter store: "sqlite:PATH".
   std::string store = "sqlite:lather.db";
   // Most client connections open at once; one more is answered 503 + Retry-After and closed.
   int max_connections = 16000;
-  // Event-loop threads; 0 means one per core.
+  // Event-loop threads; 0 means one per core (the event engine; the classic engine has one thread
+  // per connection).
   int threads = 0;
   // Threads for the requests that block on the store or run long (IncCounter, GetCounter, large
   // EchoDataSamples); concurrent increments are committed together, so more threads, bigger batches.

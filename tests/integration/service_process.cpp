@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -59,6 +60,10 @@ ServiceProcess::ServiceProcess(std::string store_uri, std::vector<std::string> e
 
   std::vector<std::string> args = {ServiceBinary(), "--listen", "127.0.0.1:0", "--store", store_uri_,
                                    "--port-file", port_file, "--threads", "2"};
+  // CTest runs the integration tests once per engine: LATHER_TEST_ENGINE=classic selects the other.
+  if (const char* engine = std::getenv("LATHER_TEST_ENGINE"); engine != nullptr && *engine != '\0') {
+    args.insert(args.end(), {"--engine", engine});
+  }
   args.insert(args.end(), extra_args.begin(), extra_args.end());
   std::vector<char*> argv;
   for (std::string& a : args) argv.push_back(a.data());

@@ -1,5 +1,6 @@
 // ServiceProcess: the real lather-service binary run by a test on 127.0.0.1 port 0, in a fresh
-// temporary folder (or on a store the test names), stopped with SIGTERM at the end.
+// temporary folder (or on a store the test names), stopped with SIGTERM at the end. The engine is
+// the default unless LATHER_TEST_ENGINE names one (CTest runs the Foundation suite with both).
 #pragma once
 
 #include <sys/types.h>

@@ -323,7 +323,7 @@ TEST_CASE("GET /metrics counts requests by operation and outcome, rejections, by
   CHECK(MetricValue(after, "lather_requests_in_flight") == 0);
 }
 
-TEST_CASE("a slow store delays only store calls; a full pool queue answers 503 with Retry-After",
+TEST_CASE("a slow store delays only store calls, and a full pool queue answers 503 with Retry-After",
           "[integration][pool]") {
   ServiceProcess service("", {"--pool-threads", "1", "--pool-queue", "1"});
   const std::string inc = Envelope(kEnv11, "<l:IncCounter><l:name>slow</l:name></l:IncCounter>");
@@ -356,7 +356,7 @@ TEST_CASE("a slow store delays only store calls; a full pool queue answers 503 w
   CHECK(Counter(service, "slow") == 2);  // the refused request had no effect
 }
 
-TEST_CASE("one connection more than --max-connections is answered 503 and closed; others keep working",
+TEST_CASE("one connection more than --max-connections is answered 503 and closed, and the others keep working",
           "[integration][limits]") {
   ServiceProcess service("", {"--max-connections", "3"});
   lather::test::RawConnection a(service.port()), b(service.port()), c(service.port());

@@ -14,7 +14,7 @@ lather::Status Run(const FlagParser& flags, std::vector<std::string> args, std::
 }
 }  // namespace
 
-TEST_CASE("long, short and = forms set values; plain arguments and negative numbers are positional",
+TEST_CASE("long, short and = forms set values, and plain arguments and negative numbers are positional",
           "[common][flags]") {
   std::string url;
   int64_t count = 0;

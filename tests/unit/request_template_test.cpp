@@ -51,7 +51,7 @@ TEST_CASE("a header without a colon or with a line break is refused", "[stress][
   CHECK_FALSE(RequestTemplate::Create(Url(), {"A: b\r\nInjected: 1"}, "", true, &t).ok());
 }
 
-TEST_CASE("URLs are parsed into host, port and path; others are refused", "[stress][url]") {
+TEST_CASE("URLs are parsed into host, port and path, and others are refused", "[stress][url]") {
   TargetUrl url;
   REQUIRE(lather::ParseTargetUrl("http://[::1]:9000/a/b?c", &url).ok());
   CHECK(url.host == "::1");

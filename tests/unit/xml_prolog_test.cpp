@@ -23,7 +23,7 @@ TEST_CASE("an ordinary envelope has no DTD and names its document element", "[se
   CHECK(ScanXmlProlog("").root_name.empty());
 }
 
-TEST_CASE("attribute floods are found in one pass; comments and CDATA are skipped", "[service][xml][limits]") {
+TEST_CASE("attribute floods are found in one pass, and comments and CDATA are skipped", "[service][xml][limits]") {
   using lather::MostAttributesPerElement;
   CHECK(MostAttributesPerElement("<a x=\"1\" y=\"2\"><b z=\"3\"/></a>", 256) == 2);
   CHECK(MostAttributesPerElement("<a><!-- x=1 y=2 z=3 --><![CDATA[ a=1 b=2 c=3 d=4 ]]></a>", 256) == 0);

@@ -1,0 +1,72 @@
+// BlockingConnection: one client connection served start to finish by its own thread with
+// blocking socket I/O (the classic engine): read until a whole HTTP request is buffered, have the
+// router answer it, write the answer, repeat. Same framing, limits, deadlines and answers as the
+// event engine's Connection; calls that wait for the store go to the shared blocking pool (and its
+// group commit) while this thread waits. Owns its gSOAP context; one thread only.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <string>
+
+#include "service/blocking_pool.h"
+#include "service/http_request_parser.h"
+#include "service/metrics.h"
+#include "service/operations.h"
+#include "service/request_router.h"
+#include "service/server_options.h"
+#include "service/soap_adapter.h"
+
+namespace lather {
+
+// What every connection thread of a classic server shares (read-only while serving).
+struct ClassicShared {
+  const ServerOptions* options = nullptr;
+  BlockingPool* pool = nullptr;
+  const std::atomic<bool>* stopping = nullptr;  // set by Stop(): finish the current request, then close
+  std::string address;                          // "host:port" for ?wsdl without a Host header
+  std::function<std::string()> render_metrics;  // GET /metrics
+};
+
+class BlockingConnection {
+ public:
+  // Takes ownership of the connected socket `fd`; `metrics` is this thread's.
+  BlockingConnection(int fd, const ClassicShared& shared, LoopMetrics* metrics);
+  ~BlockingConnection();  // closes the socket
+  BlockingConnection(const BlockingConnection&) = delete;
+  BlockingConnection& operator=(const BlockingConnection&) = delete;
+
+  // Serves requests until the client closes, a deadline passes, a request is rejected, or the
+  // server stops. Never throws for I/O errors (the connection just ends).
+  void Serve();
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  enum class ReadResult { kData, kTimeout, kClosed, kStopping };
+
+  // Reads what is there into in_, waiting at most until `deadline`; when `idle`, also gives up
+  // (kStopping) once the server stops.
+  ReadResult ReadMore(Clock::time_point deadline, bool idle);
+  // Buffers one whole request; false (after rejecting it if it was bad) if the connection must end.
+  bool ReadRequest();
+  // Runs a deferred call on the blocking pool and waits for it; false if the pool refused it.
+  bool RunDeferred();
+  bool WriteAll(std::string_view head, std::string_view body);
+  void Reject(int status, const std::string& reason, const char* extra_headers = "");
+  std::string PeerName() const;
+
+  const int fd_;
+  const ClassicShared& shared_;
+  const ServerOptions& options_;
+  LoopMetrics* metrics_;
+  Operations operations_;
+  SoapEngine engine_;
+  RequestRouter router_;
+  HttpRequestParser parser_;
+  HttpResponse response_;
+  std::string in_;      // unconsumed bytes; starts at the current request
+  size_t in_used_ = 0;  // bytes of in_ that hold data
+};
+
+}  // namespace lather
