@@ -49,7 +49,7 @@ void BlockingConnection::Serve() {
   ::setsockopt(fd_, SOL_SOCKET, SO_SNDTIMEO, &send_timeout, sizeof send_timeout);
   metrics_->ConnectionOpened();
   for (;;) {
-    if (in_used_ == 0) {
+    if (in_.empty()) {
       if (shared_.stopping->load(std::memory_order_relaxed)) break;
       if (ReadMore(Clock::now() + options_.idle_timeout, true) != ReadResult::kData) break;
     }
@@ -65,16 +65,14 @@ void BlockingConnection::Serve() {
       ::shutdown(fd_, SHUT_WR);
       break;
     }
-    const size_t consumed = parser_.consumed();
-    in_.erase(0, consumed);
-    in_used_ -= consumed;
+    in_.Consume(parser_.consumed());
     parser_.Reset();
   }
   metrics_->ConnectionClosed();
 }
 
 BlockingConnection::ReadResult BlockingConnection::ReadMore(Clock::time_point deadline, bool idle) {
-  if (in_.size() - in_used_ < kReadChunk / 2) in_.resize(in_used_ + kReadChunk);
+  char* room = in_.Reserve(kReadChunk / 2, kReadChunk);
   for (;;) {
     const auto now = Clock::now();
     if (now >= deadline) return ReadResult::kTimeout;
@@ -85,9 +83,9 @@ BlockingConnection::ReadResult BlockingConnection::ReadMore(Clock::time_point de
     const int ready = ::poll(&p, 1, static_cast<int>(wait.count()));
     if (ready < 0 && errno != EINTR) return ReadResult::kClosed;
     if (ready <= 0) continue;
-    const ssize_t n = ::recv(fd_, in_.data() + in_used_, in_.size() - in_used_, 0);
+    const ssize_t n = ::recv(fd_, room, in_.space(), 0);
     if (n > 0) {
-      in_used_ += static_cast<size_t>(n);
+      in_.Commit(static_cast<size_t>(n));
       metrics_->AddBytesReceived(static_cast<uint64_t>(n));
       return ReadResult::kData;
     }
@@ -101,7 +99,7 @@ bool BlockingConnection::ReadRequest() {
   bool in_body = false;
   bool continue_sent = false;
   for (;;) {
-    switch (parser_.Parse(std::string_view(in_.data(), in_used_))) {
+    switch (parser_.Parse(in_.data())) {
       case HttpRequestParser::Result::kComplete:
         return true;
       case HttpRequestParser::Result::kError:
@@ -110,7 +108,7 @@ bool BlockingConnection::ReadRequest() {
       case HttpRequestParser::Result::kNeedMore:
         break;
     }
-    if (in_used_ > options_.http.max_header_bytes + 2 * options_.http.max_body_bytes) {
+    if (in_.size() > options_.http.max_header_bytes + 2 * options_.http.max_body_bytes) {
       Reject(413, "request framing overhead exceeds the message size limit");
       return false;
     }

@@ -14,6 +14,7 @@
 #include "service/http_request_parser.h"
 #include "service/metrics.h"
 #include "service/operations.h"
+#include "service/read_buffer.h"
 #include "service/request_router.h"
 #include "service/server_options.h"
 #include "service/soap_adapter.h"
@@ -65,8 +66,7 @@ class BlockingConnection {
   RequestRouter router_;
   HttpRequestParser parser_;
   HttpResponse response_;
-  std::string in_;      // unconsumed bytes; starts at the current request
-  size_t in_used_ = 0;  // bytes of in_ that hold data
+  ReadBuffer in_;  // unconsumed bytes; starts at the current request
 };
 
 }  // namespace lather

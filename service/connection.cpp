@@ -82,32 +82,31 @@ void Connection::Read() {
 void Connection::OnReadable(const boost::system::error_code& error) {
   if (phase_ == Phase::kClosed) return;
   if (error) return Close();
-  if (in_.size() - in_used_ < kReadChunk / 2) in_.resize(in_used_ + kReadChunk);
+  char* room = in_.Reserve(kReadChunk / 2, kReadChunk);
   boost::system::error_code read_error;
-  const size_t bytes = socket_.read_some(boost::asio::buffer(in_.data() + in_used_, in_.size() - in_used_), read_error);
+  const size_t bytes = socket_.read_some(boost::asio::buffer(room, in_.space()), read_error);
   if (read_error == boost::asio::error::would_block || read_error == boost::asio::error::try_again) return Read();
   if (read_error) {
     // EOF or reset: the client is gone; a half-sent request is simply dropped (no side effect).
     Close();
     return;
   }
-  in_used_ += bytes;
+  in_.Commit(bytes);
   loop_->metrics().AddBytesReceived(bytes);
   Process();
 }
 
 void Connection::Process() {
-  if (in_used_ == 0) {
+  if (in_.empty()) {
     if (loop_->stopping()) return Close();
     SetPhase(Phase::kIdle);
-    std::string().swap(in_);  // idle: give the read buffer back (it is taken again on the next read)
+    in_.Release();  // idle: give the read buffer back (it is taken again on the next read)
     return Read();
   }
-  const std::string_view buffered(in_.data(), in_used_);
-  switch (parser_.Parse(buffered)) {
+  switch (parser_.Parse(in_.data())) {
     case HttpRequestParser::Result::kNeedMore: {
       const HttpLimits& limits = loop_->options().http;
-      if (in_used_ > limits.max_header_bytes + 2 * limits.max_body_bytes) {
+      if (in_.size() > limits.max_header_bytes + 2 * limits.max_body_bytes) {
         return Reject(413, "request framing overhead exceeds the message size limit");
       }
       SetPhase(parser_.head_complete() ? Phase::kBody : Phase::kHead);
@@ -210,9 +209,7 @@ void Connection::OnWritten(const boost::system::error_code& error) {
     }
     return Close();
   }
-  const size_t consumed = parser_.consumed();
-  in_.erase(0, consumed);
-  in_used_ -= consumed;
+  in_.Consume(parser_.consumed());
   parser_.Reset();
   continue_sent_ = false;
   phase_ = Phase::kIdle;

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "service/http_request_parser.h"
+#include "service/read_buffer.h"
 #include "service/request_router.h"
 
 namespace lather {
@@ -50,8 +51,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   EventLoop* loop_;
   boost::asio::ip::tcp::socket socket_;
   boost::asio::steady_timer timer_;
-  std::string in_;            // unconsumed bytes; starts at the current request
-  size_t in_used_ = 0;        // bytes of in_ that hold data (the rest is read space)
+  ReadBuffer in_;             // unconsumed bytes; starts at the current request
   HttpRequestParser parser_;
   HttpResponse response_;
   Phase phase_ = Phase::kIdle;
