@@ -16,6 +16,7 @@
 #include <boost/thread/mutex.hpp>
 
 #include "common/log.h"
+#include "service/stamped_receive.h"
 
 namespace lather {
 namespace {
@@ -35,6 +36,7 @@ BlockingConnection::BlockingConnection(int fd, const ClassicShared& shared, Loop
       router_(&engine_, metrics, shared.address, std::numeric_limits<size_t>::max()),
       parser_(options_.http) {
   router_.set_metrics_renderer(shared.render_metrics);
+  router_.set_max_queue_wait(std::chrono::duration<double>(options_.max_queue_wait).count());
 }
 
 BlockingConnection::~BlockingConnection() { ::close(fd_); }
@@ -47,6 +49,7 @@ void BlockingConnection::Serve() {
   timeval send_timeout{static_cast<time_t>(send_limit.count() / 1000000),
                        static_cast<suseconds_t>(send_limit.count() % 1000000)};
   ::setsockopt(fd_, SOL_SOCKET, SO_SNDTIMEO, &send_timeout, sizeof send_timeout);
+  EnableArrivalStamps(fd_);
   metrics_->ConnectionOpened();
   for (;;) {
     if (in_.empty()) {
@@ -54,7 +57,8 @@ void BlockingConnection::Serve() {
       if (ReadMore(Clock::now() + options_.idle_timeout, true) != ReadResult::kData) break;
     }
     if (!ReadRequest()) break;
-    router_.Route(parser_.request(), !shared_.stopping->load(std::memory_order_relaxed), &response_);
+    const double waited = static_cast<double>(std::max<int64_t>(0, RealtimeNanos() - arrival_ns_)) / 1e9;
+    router_.Route(parser_.request(), !shared_.stopping->load(std::memory_order_relaxed), waited, &response_);
     if (response_.deferred && !RunDeferred()) break;
     if (parser_.request().http10 && !response_.close) {
       // HTTP/1.0 clients (ApacheBench -k) keep the connection only if the response says so.
@@ -83,7 +87,7 @@ BlockingConnection::ReadResult BlockingConnection::ReadMore(Clock::time_point de
     const int ready = ::poll(&p, 1, static_cast<int>(wait.count()));
     if (ready < 0 && errno != EINTR) return ReadResult::kClosed;
     if (ready <= 0) continue;
-    const ssize_t n = ::recv(fd_, room, in_.space(), 0);
+    const ssize_t n = ReceiveStamped(fd_, room, in_.space(), &arrival_ns_);
     if (n > 0) {
       in_.Commit(static_cast<size_t>(n));
       metrics_->AddBytesReceived(static_cast<uint64_t>(n));
@@ -140,22 +144,28 @@ bool BlockingConnection::RunDeferred() {
     boost::mutex mutex;
     boost::condition_variable ready;
     bool done = false;
+    bool busy = false;
     SoapOutcome outcome;
     std::string body;
-    double wait = 0;
+    double waited = 0;
     double seconds = 0;
   } result;
   const SoapCall call = response_.call;
-  const auto submitted = Clock::now();
-  const bool accepted = shared_.pool->Submit([&result, call, submitted](SoapEngine& engine) {
+  const int64_t arrival = arrival_ns_;
+  const double limit = router_.max_queue_wait();
+  const bool accepted = shared_.pool->Submit([&result, call, arrival, limit](SoapEngine& engine) {
     std::string body;
+    SoapOutcome outcome;
+    const double waited = static_cast<double>(std::max<int64_t>(0, RealtimeNanos() - arrival)) / 1e9;
+    const bool busy = limit > 0 && waited > limit;
     const auto start = Clock::now();
-    const SoapOutcome outcome = engine.Serve(call, &body);
+    if (!busy) outcome = engine.Serve(call, &body);
     const auto end = Clock::now();
     boost::lock_guard<boost::mutex> lock(result.mutex);
     result.outcome = outcome;
     result.body = std::move(body);
-    result.wait = std::chrono::duration<double>(start - submitted).count();
+    result.busy = busy;
+    result.waited = waited;
     result.seconds = std::chrono::duration<double>(end - start).count();
     result.done = true;
     result.ready.notify_one();  // under the lock: `result` lives on the waiting thread's stack
@@ -170,9 +180,13 @@ bool BlockingConnection::RunDeferred() {
     while (!result.done) result.ready.wait(lock);
   }
   metrics_->RequestFinished();
-  metrics_->RecordQueueWait(result.wait);
-  response_.body = std::move(result.body);
   if (shared_.stopping->load(std::memory_order_relaxed)) response_.keep_alive = false;
+  if (result.busy) {
+    router_.Busy(result.waited, parser_.request().content_type, response_.keep_alive, Clock::now(), &response_);
+    return true;
+  }
+  metrics_->RecordQueueWait(result.waited);
+  response_.body = std::move(result.body);
   router_.CompleteDeferred(result.outcome, result.seconds, &response_);
   return true;
 }

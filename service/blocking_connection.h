@@ -66,7 +66,8 @@ class BlockingConnection {
   RequestRouter router_;
   HttpRequestParser parser_;
   HttpResponse response_;
-  ReadBuffer in_;  // unconsumed bytes; starts at the current request
+  ReadBuffer in_;           // unconsumed bytes; starts at the current request
+  int64_t arrival_ns_ = 0;  // kernel receive stamp of the newest bytes read (CLOCK_REALTIME)
 };
 
 }  // namespace lather

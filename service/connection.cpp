@@ -5,11 +5,14 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/write.hpp>
 
+#include <algorithm>
 #include <array>
+#include <cerrno>
 #include <chrono>
 
 #include "common/log.h"
 #include "service/event_loop.h"
+#include "service/stamped_receive.h"
 
 namespace lather {
 namespace {
@@ -24,6 +27,7 @@ void Connection::Start() {
   boost::system::error_code ignored;
   socket_.set_option(boost::asio::ip::tcp::no_delay(true), ignored);
   socket_.non_blocking(true, ignored);
+  EnableArrivalStamps(socket_.native_handle());
   loop_->metrics().ConnectionOpened();
   SetPhase(Phase::kIdle);
   Read();
@@ -83,14 +87,14 @@ void Connection::OnReadable(const boost::system::error_code& error) {
   if (phase_ == Phase::kClosed) return;
   if (error) return Close();
   char* room = in_.Reserve(kReadChunk / 2, kReadChunk);
-  boost::system::error_code read_error;
-  const size_t bytes = socket_.read_some(boost::asio::buffer(room, in_.space()), read_error);
-  if (read_error == boost::asio::error::would_block || read_error == boost::asio::error::try_again) return Read();
-  if (read_error) {
+  const ssize_t n = ReceiveStamped(socket_.native_handle(), room, in_.space(), &arrival_ns_);
+  if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) return Read();
+  if (n <= 0) {
     // EOF or reset: the client is gone; a half-sent request is simply dropped (no side effect).
     Close();
     return;
   }
+  const size_t bytes = static_cast<size_t>(n);
   in_.Commit(bytes);
   loop_->metrics().AddBytesReceived(bytes);
   Process();
@@ -118,7 +122,8 @@ void Connection::Process() {
     case HttpRequestParser::Result::kError:
       return Reject(parser_.error_status(), parser_.error_reason());
     case HttpRequestParser::Result::kComplete:
-      loop_->router().Route(parser_.request(), !loop_->stopping(), &response_);
+      const double waited = static_cast<double>(std::max<int64_t>(0, RealtimeNanos() - arrival_ns_)) / 1e9;
+      loop_->router().Route(parser_.request(), !loop_->stopping(), waited, &response_);
       if (response_.deferred) return RunOnPool();
       if (parser_.request().http10 && !response_.close) {
         // HTTP/1.0 clients (ApacheBench -k) keep the connection only if the response says so.
@@ -135,17 +140,18 @@ void Connection::RunOnPool() {
   auto self = shared_from_this();
   auto work = boost::asio::make_work_guard(loop_->io());
   const SoapCall call = response_.call;
-  const auto submitted = std::chrono::steady_clock::now();
-  const bool accepted = loop_->pool().Submit([self, call, work, submitted](SoapEngine& engine) mutable {
+  const int64_t arrival = arrival_ns_;
+  const double limit = loop_->router().max_queue_wait();
+  const bool accepted = loop_->pool().Submit([self, call, work, arrival, limit](SoapEngine& engine) mutable {
     std::string body;
+    SoapOutcome outcome;
+    const double waited = static_cast<double>(std::max<int64_t>(0, RealtimeNanos() - arrival)) / 1e9;
+    const bool busy = limit > 0 && waited > limit;
     const auto start = std::chrono::steady_clock::now();
-    const SoapOutcome outcome = engine.Serve(call, &body);
-    const auto end = std::chrono::steady_clock::now();
-    const double wait = std::chrono::duration<double>(start - submitted).count();
-    const double seconds = std::chrono::duration<double>(end - start).count();
-    boost::asio::post(self->loop_->io(), [self, outcome, wait, seconds, body = std::move(body)]() mutable {
-      self->loop_->metrics().RecordQueueWait(wait);
-      self->FinishOnLoop(outcome, std::move(body), seconds);
+    if (!busy) outcome = engine.Serve(call, &body);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    boost::asio::post(self->loop_->io(), [self, outcome, waited, busy, seconds, body = std::move(body)]() mutable {
+      self->FinishOnLoop(outcome, std::move(body), seconds, waited, busy);
     });
     work.reset();
   });
@@ -156,12 +162,19 @@ void Connection::RunOnPool() {
   }
 }
 
-void Connection::FinishOnLoop(const SoapOutcome& outcome, std::string body, double seconds) {
+void Connection::FinishOnLoop(const SoapOutcome& outcome, std::string body, double seconds, double waited,
+                              bool busy) {
   loop_->metrics().RequestFinished();
   if (phase_ == Phase::kClosed) return;
-  response_.body = std::move(body);
   if (loop_->stopping()) response_.keep_alive = false;
-  loop_->router().CompleteDeferred(outcome, seconds, &response_);
+  if (busy) {
+    loop_->router().Busy(waited, parser_.request().content_type, response_.keep_alive,
+                         std::chrono::steady_clock::now(), &response_);
+  } else {
+    loop_->metrics().RecordQueueWait(waited);
+    response_.body = std::move(body);
+    loop_->router().CompleteDeferred(outcome, seconds, &response_);
+  }
   if (parser_.request().http10 && !response_.close) {
     response_.head.insert(response_.head.size() - 2, "Connection: keep-alive\r\n");
   }

@@ -41,7 +41,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void Reject(int status, const std::string& reason, const char* extra_headers = "");
   // Runs the deferred call on the blocking pool; the response is written when it is done.
   void RunOnPool();
-  void FinishOnLoop(const SoapOutcome& outcome, std::string body, double seconds);
+  // `waited`: seconds from arrival until a pool thread took it; `busy`: over the limit, not run.
+  void FinishOnLoop(const SoapOutcome& outcome, std::string body, double seconds, double waited, bool busy);
   void SetPhase(Phase phase);
   // "address:port" of the client, for the log.
   std::string PeerName() const;
@@ -52,6 +53,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   boost::asio::ip::tcp::socket socket_;
   boost::asio::steady_timer timer_;
   ReadBuffer in_;             // unconsumed bytes; starts at the current request
+  int64_t arrival_ns_ = 0;    // kernel receive stamp of the newest bytes read (CLOCK_REALTIME)
   HttpRequestParser parser_;
   HttpResponse response_;
   Phase phase_ = Phase::kIdle;

@@ -14,7 +14,9 @@ EventLoop::EventLoop(const ServerOptions& options, BlockingPool* pool)
       pool_(pool),
       operations_(nullptr),  // the loop never touches the store: those calls are deferred to the pool
       engine_(&operations_, options.soap, true),
-      router_(&engine_, &metrics_, "", options.long_body_bytes) {}  // the address is set once bound
+      router_(&engine_, &metrics_, "", options.long_body_bytes) {  // the address is set once bound
+  router_.set_max_queue_wait(std::chrono::duration<double>(options.max_queue_wait).count());
+}
 
 void EventLoop::Run() {
   for (;;) {

@@ -52,6 +52,10 @@ lather::Status ParseOptions(int argc, char** argv, lather::ServerOptions* option
   flags.AddInt("max-depth", 0, "N", "deepest XML nesting accepted; deeper: fault (default 500)", 10, 100000, &max_depth);
   flags.AddInt("max-occurs", 0, "N", "most repetitions of one element (samples); more: fault (default 100000)", 1,
                100000000, &max_occurs);
+  int64_t queue_wait_ms = options->max_queue_wait.count();
+  flags.AddInt("max-queue-wait", 0, "MS",
+               "a SOAP request that waited longer than MS since it arrived gets 503 + Retry-After instead of "
+               "running; 0: no limit (default 1000)", 0, 86400000, &queue_wait_ms);
   flags.AddString("port-file", 0, "FILE", "write the bound port to FILE once listening", port_file);
   flags.AddBool("help", 'h', "print this help", help);
   *usage = flags.Usage();
@@ -66,6 +70,7 @@ lather::Status ParseOptions(int argc, char** argv, lather::ServerOptions* option
   options->http.max_body_bytes = static_cast<size_t>(max_body);
   options->engine = engine == "classic" ? lather::Engine::kClassic : lather::Engine::kEvent;
   options->header_timeout = std::chrono::milliseconds(header_ms);
+  options->max_queue_wait = std::chrono::milliseconds(queue_wait_ms);
   options->body_timeout = std::chrono::milliseconds(body_ms);
   options->idle_timeout = std::chrono::milliseconds(idle_ms);
   options->soap.max_xml_depth = static_cast<int>(max_depth);

@@ -59,6 +59,13 @@ void LoopMetrics::RecordQueueWait(double seconds) {
   Add(wait_sum_nanos_, static_cast<uint64_t>(seconds * 1e9));
 }
 
+void LoopMetrics::RecordBusyAnswer(double seconds) {
+  size_t bucket = 0;
+  while (bucket < kDurationBuckets.size() && seconds > kDurationBuckets[bucket]) ++bucket;
+  Add(busy_buckets_[bucket], 1);
+  Add(busy_sum_nanos_, static_cast<uint64_t>(seconds * 1e9));
+}
+
 void LoopMetrics::RecordRejection(int status) {
   for (size_t i = 0; i < kRejectionStatuses.size(); ++i) {
     if (kRejectionStatuses[i] == status) return Add(rejections_[i], 1);
@@ -76,7 +83,9 @@ void LoopMetrics::AddTo(LoopMetrics* total) const {
   for (size_t b = 0; b < duration_buckets_.size(); ++b) {
     add(duration_buckets_[b], total->duration_buckets_[b]);
     add(wait_buckets_[b], total->wait_buckets_[b]);
+    add(busy_buckets_[b], total->busy_buckets_[b]);
   }
+  add(busy_sum_nanos_, total->busy_sum_nanos_);
   add(duration_sum_nanos_, total->duration_sum_nanos_);
   add(wait_sum_nanos_, total->wait_sum_nanos_);
   add(bytes_received_, total->bytes_received_);
@@ -121,7 +130,8 @@ std::string RenderMetrics(const std::vector<const LoopMetrics*>& loops) {
   out.append("\nlather_request_duration_seconds_count ").append(std::to_string(cumulative)).append("\n");
 
   Header(&out, "lather_queue_wait_seconds", "histogram",
-         "Time requests deferred to the blocking pool (store calls, large echoes) waited for a thread.");
+         "Time SOAP requests waited from arrival (the kernel's receive stamp) until execution began: in the "
+         "socket, in the event loop, and for the blocking pool.");
   cumulative = 0;
   for (size_t b = 0; b <= kDurationBuckets.size(); ++b) {
     cumulative += sum([&](const LoopMetrics& m) -> const auto& { return m.wait_buckets_[b]; });
@@ -132,6 +142,19 @@ std::string RenderMetrics(const std::vector<const LoopMetrics*>& loops) {
   out.append("lather_queue_wait_seconds_sum ");
   out.append(Number(static_cast<double>(sum([](const LoopMetrics& m) -> const auto& { return m.wait_sum_nanos_; })) / 1e9));
   out.append("\nlather_queue_wait_seconds_count ").append(std::to_string(cumulative)).append("\n");
+
+  Header(&out, "lather_busy_answer_seconds", "histogram",
+         "Server time spent answering 503 to requests that waited over --max-queue-wait.");
+  cumulative = 0;
+  for (size_t b = 0; b <= kDurationBuckets.size(); ++b) {
+    cumulative += sum([&](const LoopMetrics& m) -> const auto& { return m.busy_buckets_[b]; });
+    out.append("lather_busy_answer_seconds_bucket{le=\"");
+    out.append(b < kDurationBuckets.size() ? Number(kDurationBuckets[b]) : "+Inf").append("\"} ");
+    out.append(std::to_string(cumulative)).append("\n");
+  }
+  out.append("lather_busy_answer_seconds_sum ");
+  out.append(Number(static_cast<double>(sum([](const LoopMetrics& m) -> const auto& { return m.busy_sum_nanos_; })) / 1e9));
+  out.append("\nlather_busy_answer_seconds_count ").append(std::to_string(cumulative)).append("\n");
 
   Header(&out, "lather_requests_in_flight", "gauge", "SOAP requests being executed or waiting for the pool now.");
   out.append("lather_requests_in_flight ").append(std::to_string(sum([](const LoopMetrics& m) -> const auto& { return m.in_flight_; }))).append("\n");

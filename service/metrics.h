@@ -25,8 +25,10 @@ class LoopMetrics {
  public:
   // A SOAP request ran: `operation` indexes kMetricOperations, `outcome` kMetricOutcomes.
   void RecordRequest(size_t operation, size_t outcome, double seconds);
-  // A request deferred to the blocking pool waited `seconds` there before a thread took it.
+  // A SOAP request waited `seconds` from its arrival until its execution began.
   void RecordQueueWait(double seconds);
+  // A request over the queue-wait limit was answered 503 in `seconds` of server time.
+  void RecordBusyAnswer(double seconds);
   // A request was rejected at the HTTP layer with `status`.
   void RecordRejection(int status);
   void AddBytesReceived(uint64_t n) { Add(bytes_received_, n); }
@@ -55,6 +57,8 @@ class LoopMetrics {
   std::atomic<uint64_t> duration_sum_nanos_{0};
   std::array<std::atomic<uint64_t>, kDurationBuckets.size() + 1> wait_buckets_{};
   std::atomic<uint64_t> wait_sum_nanos_{0};
+  std::array<std::atomic<uint64_t>, kDurationBuckets.size() + 1> busy_buckets_{};
+  std::atomic<uint64_t> busy_sum_nanos_{0};
   std::atomic<uint64_t> bytes_received_{0};
   std::atomic<uint64_t> bytes_sent_{0};
   std::atomic<uint64_t> open_connections_{0};

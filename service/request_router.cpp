@@ -1,6 +1,7 @@
 #include "service/request_router.h"
 
 #include <chrono>
+#include <cmath>
 #include <utility>
 
 #include "service/http_response.h"
@@ -37,11 +38,28 @@ void RequestRouter::Reject(int status, std::string_view reason, std::string_view
   response->close = true;
 }
 
-void RequestRouter::Route(const HttpRequest& request, bool allow_keep_alive, HttpResponse* response) {
+void RequestRouter::Busy(double waited_seconds, std::string_view content_type, bool keep_alive,
+                         std::chrono::steady_clock::time_point started, HttpResponse* response) {
+  response->Clear();
+  metrics_->RecordRejection(503);
+  const int version = SoapVersionOfContentType(content_type) == 2 ? 2 : 1;
+  AppendFaultEnvelope(version, false,
+                      "the server is busy: this request waited " + std::to_string(std::lround(waited_seconds * 1000)) +
+                          " ms for its turn, over the limit of " + std::to_string(std::lround(max_queue_wait_ * 1000)) +
+                          " ms; retry later",
+                      &response->body);
+  AppendResponseHead(503, version == 2 ? kSoap12ContentType : kSoap11ContentType, response->body.size(), keep_alive,
+                     "Retry-After: 1\r\n", &response->head);
+  response->close = !keep_alive;
+  metrics_->RecordBusyAnswer(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+}
+
+void RequestRouter::Route(const HttpRequest& request, bool allow_keep_alive, double waited_seconds,
+                          HttpResponse* response) {
   response->Clear();
   const bool keep_alive = request.keep_alive && allow_keep_alive;
   if (request.path == "/soap") {
-    if (request.method == "POST") return ServeSoap(request, keep_alive, response);
+    if (request.method == "POST") return ServeSoap(request, keep_alive, waited_seconds, response);
     if (request.method == "GET" && IsWsdlQuery(request.query)) {
       const std::string_view host = request.host.empty() ? std::string_view(local_address_) : request.host;
       response->body = WsdlForEndpoint("http://" + std::string(host) + "/soap");
@@ -71,7 +89,9 @@ void RequestRouter::Route(const HttpRequest& request, bool allow_keep_alive, Htt
          request.content_type, "", response);
 }
 
-void RequestRouter::ServeSoap(const HttpRequest& request, bool keep_alive, HttpResponse* response) {
+void RequestRouter::ServeSoap(const HttpRequest& request, bool keep_alive, double waited_seconds,
+                              HttpResponse* response) {
+  const auto started = std::chrono::steady_clock::now();
   const int version = SoapVersionOfContentType(request.content_type);
   if (version == 0) {
     const std::string shown = request.content_type.empty() ? "none" : std::string(request.content_type);
@@ -97,6 +117,9 @@ void RequestRouter::ServeSoap(const HttpRequest& request, bool keep_alive, HttpR
     response->close = !keep_alive;
     return;
   }
+  if (max_queue_wait_ > 0 && waited_seconds > max_queue_wait_) {
+    return Busy(waited_seconds, request.content_type, keep_alive, started, response);
+  }
   SoapCall call;
   call.body = request.body;
   call.content_type_version = version;
@@ -108,15 +131,16 @@ void RequestRouter::ServeSoap(const HttpRequest& request, bool keep_alive, HttpR
     return;
   }
   metrics_->RequestStarted();
-  const auto start = std::chrono::steady_clock::now();
+  const auto start = started;
   const SoapOutcome outcome = engine_->Serve(call, &response->body);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   metrics_->RequestFinished();
-  if (outcome.deferred) {  // it waits for the store: run it on the pool
+  if (outcome.deferred) {  // it waits for the store: run it on the pool (which records the wait)
     response->deferred = true;
     response->call = call;
     return;
   }
+  metrics_->RecordQueueWait(waited_seconds);
   metrics_->RecordRequest(outcome.operation, outcome.http_status == 200 ? 0 : outcome.sender_fault ? 1 : 2, seconds);
   AppendResponseHead(outcome.http_status, outcome.soap_version == 2 ? kSoap12ContentType : kSoap11ContentType,
                      response->body.size(), keep_alive, "", &response->head);

@@ -3,6 +3,7 @@
 // status with a SOAP Fault body. One router per serving thread; not thread-safe.
 #pragma once
 
+#include <chrono>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -47,9 +48,19 @@ class RequestRouter {
   // The head and metrics of a response the blocking pool produced for a deferred call.
   void CompleteDeferred(const SoapOutcome& outcome, double seconds, HttpResponse* response);
 
-  // Fills *response (cleared first) for `request`. With `allow_keep_alive` false (the server is
-  // stopping) the response says Connection: close whatever the request asked.
-  void Route(const HttpRequest& request, bool allow_keep_alive, HttpResponse* response);
+  // SOAP requests that waited longer than `limit_seconds` (> 0) get Busy() instead of being run.
+  void set_max_queue_wait(double limit_seconds) { max_queue_wait_ = limit_seconds; }
+  double max_queue_wait() const { return max_queue_wait_; }
+
+  // Fills *response (cleared first) for `request`, which arrived `waited_seconds` ago. With
+  // `allow_keep_alive` false (the server is stopping) the response says Connection: close.
+  void Route(const HttpRequest& request, bool allow_keep_alive, double waited_seconds, HttpResponse* response);
+
+  // Fills *response with 503 + Retry-After and a Server/Receiver fault saying the request waited
+  // `waited_seconds`, over the limit; the connection stays open. Counted as a 503 rejection, with
+  // the time spent answering it (from `started`, a steady-clock time) in the busy-answer histogram.
+  void Busy(double waited_seconds, std::string_view content_type, bool keep_alive,
+            std::chrono::steady_clock::time_point started, HttpResponse* response);
 
   // Fills *response with a rejection made before a request could be parsed (bad framing, limits,
   // timeouts): `status`, a Fault of the version `content_type` announces (1.1 when unknown) and
@@ -58,11 +69,12 @@ class RequestRouter {
               std::string_view extra_headers, HttpResponse* response);
 
  private:
-  void ServeSoap(const HttpRequest& request, bool keep_alive, HttpResponse* response);
+  void ServeSoap(const HttpRequest& request, bool keep_alive, double waited_seconds, HttpResponse* response);
 
   SoapEngine* engine_;
   LoopMetrics* metrics_;
   size_t long_body_bytes_;
+  double max_queue_wait_ = 0;
   std::function<std::string()> render_metrics_;
   std::string local_address_;
 };

@@ -28,6 +28,10 @@ struct ServerOptions {
   int pool_threads = 16;
   // Requests that may wait for a pool thread; beyond, 503 + Retry-After.
   size_t pool_queue = 4096;
+  // A SOAP request that waited longer than this between its arrival (the kernel's receive stamp) and
+  // the moment the server could start it is answered 503 + Retry-After at once instead of run, so an
+  // overloaded server spends its time on requests still worth answering. 0: no limit.
+  std::chrono::milliseconds max_queue_wait{1000};
   // EchoDataSamples bodies larger than this run on the pool instead of the event loop.
   size_t long_body_bytes = 64 * 1024;
   // HTTP framing limits (request line, headers, body size).

@@ -312,12 +312,15 @@ TEST_CASE("GET /metrics counts requests by operation and outcome, rejections, by
   CHECK(MetricValue(page, "process_resident_memory_bytes") > 1e6);
   CHECK(MetricValue(page, "lather_cpu_cores") >= 1);
 
-  // Store calls run on the pool: their wait there is measured too.
+  // Every SOAP request that ran has its wait (arrival to execution) and its execution time measured;
+  // store calls run on the pool, and their wait includes the pool's queue.
   int64_t value = 0;
   REQUIRE(client.IncCounter("metered", &value).ok());
   REQUIRE(client.GetCounter("metered", &value).ok());
   const std::string after = SendRaw(service.port(), "GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n").body;
-  CHECK(MetricValue(after, "lather_queue_wait_seconds_count") == 2);
+  CHECK(MetricValue(after, "lather_queue_wait_seconds_count") == 12);
+  CHECK(MetricValue(after, "lather_request_duration_seconds_count") == 12);
+  CHECK(MetricValue(after, "lather_busy_answer_seconds_count") == 0);
   CHECK(MetricValue(after, "lather_requests_total{operation=\"IncCounter\",outcome=\"ok\"}") == 1);
   CHECK(MetricValue(after, "lather_requests_total{operation=\"GetCounter\",outcome=\"ok\"}") == 1);
   CHECK(MetricValue(after, "lather_requests_in_flight") == 0);
@@ -325,7 +328,8 @@ TEST_CASE("GET /metrics counts requests by operation and outcome, rejections, by
 
 TEST_CASE("a slow store delays only store calls, and a full pool queue answers 503 with Retry-After",
           "[integration][pool]") {
-  ServiceProcess service("", {"--pool-threads", "1", "--pool-queue", "1"});
+  // No queue-wait limit here: this test is about the queue's length (the next one is about its wait).
+  ServiceProcess service("", {"--pool-threads", "1", "--pool-queue", "1", "--max-queue-wait", "0"});
   const std::string inc = Envelope(kEnv11, "<l:IncCounter><l:name>slow</l:name></l:IncCounter>");
   // Another writer holds the database: the store is slow (it waits up to its busy timeout).
   std::unique_ptr<lather::CounterStore> blocker;
@@ -354,6 +358,40 @@ TEST_CASE("a slow store delays only store calls, and a full pool queue answers 5
   CHECK(ElementText(a.body, "result") == "1");
   CHECK(ElementText(b.body, "result") == "2");
   CHECK(Counter(service, "slow") == 2);  // the refused request had no effect
+}
+
+TEST_CASE("a request that waited longer than --max-queue-wait is answered 503 with Retry-After and has no effect",
+          "[integration][pool][limits]") {
+  ServiceProcess service("", {"--pool-threads", "1", "--max-queue-wait", "200"});
+  const std::string inc = Envelope(kEnv12, "<l:IncCounter><l:name>late</l:name></l:IncCounter>");
+  std::unique_ptr<lather::CounterStore> blocker;
+  REQUIRE(lather::CounterStore::Open(service.store_uri(), &blocker).ok());
+  REQUIRE(blocker->LockForTest().ok());
+
+  lather::test::RawConnection first(service.port()), second(service.port());
+  REQUIRE(first.Send(SoapPost(kSoap12Type, inc)));   // taken at once by the pool's only thread
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  REQUIRE(second.Send(SoapPost(kSoap12Type, inc)));  // waits behind it for longer than 200 ms
+  std::this_thread::sleep_for(std::chrono::milliseconds(400));
+  REQUIRE(blocker->UnlockForTest().ok());
+
+  const RawResponse a = first.Receive();
+  CHECK(a.status == 200);
+  CHECK(ElementText(a.body, "result") == "1");
+  const RawResponse late = second.Receive();
+  CHECK(late.status == 503);
+  CHECK(late.Header("retry-after") == "1");
+  CHECK(late.Header("content-type").find("application/soap+xml") == 0);
+  CHECK(ElementText(late.body, "Value") == "env:Receiver");
+  CHECK(late.body.find("over the limit of 200 ms") != std::string::npos);
+  CHECK(late.Header("connection") != "close");  // a well-formed request: the connection stays usable
+
+  REQUIRE(second.Send(SoapPost(kSoap11Type, Envelope(kEnv11, "<l:HelloWorld/>"))));
+  CHECK(second.Receive().status == 200);
+  CHECK(Counter(service, "late") == 1);  // the late request had no effect
+  const std::string metrics = SendRaw(service.port(), "GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n").body;
+  CHECK(MetricValue(metrics, "lather_http_rejections_total{status=\"503\"}") == 1);
+  CHECK(MetricValue(metrics, "lather_busy_answer_seconds_count") == 1);
 }
 
 TEST_CASE("one connection more than --max-connections is answered 503 and closed, and the others keep working",

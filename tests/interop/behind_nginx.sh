@@ -3,8 +3,9 @@
 # docs/reverse-proxy.md): starts the service on port 0 and Debian's nginx in a temporary prefix with that
 # file included (only the upstream address and the listen port filled in), then checks through nginx:
 # Increment over SOAP 1.1 and 1.2, ?wsdl naming the proxy's address, a fault's status and reason, 413 for an
-# over-size body (announced and streamed), IncCounter 1 then 2, /metrics not public, the proxy's limits
-# equal to the service's defaults, and a SOAP fault with 502 once the service is gone.
+# over-size body (announced and streamed), IncCounter 1 then 2, upstream keep-alive, /metrics not public,
+# the proxy's limits equal to the service's defaults, a SOAP fault with 502 once the service is gone, and
+# that docs/reverse-proxy.md shows lather.conf as it is.
 #
 # Usage: behind_nginx.sh SERVICE_BIN CALL_BIN
 # Prints "ok ..." per check; on the first mismatch one line "behind_nginx: FAIL: ..." and exit 1.
@@ -30,6 +31,11 @@ for bin in "$service_bin" "$call_bin"; do
   [[ -x $bin ]] || fail "$bin is missing or not executable"
 done
 [[ -r $conf_src ]] || fail "$conf_src is missing"
+doc=$here/../../docs/reverse-proxy.md
+if [[ -r $doc ]]; then  # the doc shows the file: the first ```nginx block must be the file, byte for byte
+  cmp -s <(awk '/^```nginx$/ {on = 1; next} on && /^```$/ {exit} on' "$doc") "$conf_src" ||
+    fail "docs/reverse-proxy.md's first nginx block differs from deploy/nginx/lather.conf: copy the file into the doc"
+fi
 
 work=$(mktemp -d /tmp/lather-nginx-XXXXXX)
 service_pid=

@@ -1,0 +1,25 @@
+// Reading a TCP socket together with the kernel's receive time of the data (SO_TIMESTAMPNS), so
+// that the time a request waited in the socket before the server got to it can be measured and
+// limited (ServerOptions::max_queue_wait). Both engines read their connections through this.
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace lather {
+
+// Asks the kernel to stamp received data on `fd`; false if it cannot (the caller then measures
+// from when it read the bytes).
+bool EnableArrivalStamps(int fd);
+
+// recv() into `buffer`; on data, *arrival_ns is when the kernel received the newest of the bytes
+// read (CLOCK_REALTIME nanoseconds), or now if the kernel gave no stamp. Returns recv()'s result
+// (errno set as recv sets it).
+ssize_t ReceiveStamped(int fd, char* buffer, size_t length, int64_t* arrival_ns);
+
+// CLOCK_REALTIME in nanoseconds, the clock of the stamps.
+int64_t RealtimeNanos();
+
+}  // namespace lather
