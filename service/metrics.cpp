@@ -44,26 +44,21 @@ double OpenFds() {
 
 }  // namespace
 
+void TimeHistogram::Record(double seconds) {
+  size_t bucket = 0;
+  while (bucket < kDurationBuckets.size() && seconds > kDurationBuckets[bucket]) ++bucket;
+  LoopMetrics::Add(buckets_[bucket], 1);
+  LoopMetrics::Add(sum_nanos_, static_cast<uint64_t>(seconds * 1e9));
+}
+
+void TimeHistogram::AddTo(TimeHistogram* total) const {
+  for (size_t b = 0; b < buckets_.size(); ++b) LoopMetrics::Add(total->buckets_[b], bucket(b));
+  LoopMetrics::Add(total->sum_nanos_, sum_nanos());
+}
+
 void LoopMetrics::RecordRequest(size_t operation, size_t outcome, double seconds) {
   Add(requests_[operation][outcome], 1);
-  size_t bucket = 0;
-  while (bucket < kDurationBuckets.size() && seconds > kDurationBuckets[bucket]) ++bucket;
-  Add(duration_buckets_[bucket], 1);
-  Add(duration_sum_nanos_, static_cast<uint64_t>(seconds * 1e9));
-}
-
-void LoopMetrics::RecordQueueWait(double seconds) {
-  size_t bucket = 0;
-  while (bucket < kDurationBuckets.size() && seconds > kDurationBuckets[bucket]) ++bucket;
-  Add(wait_buckets_[bucket], 1);
-  Add(wait_sum_nanos_, static_cast<uint64_t>(seconds * 1e9));
-}
-
-void LoopMetrics::RecordBusyAnswer(double seconds) {
-  size_t bucket = 0;
-  while (bucket < kDurationBuckets.size() && seconds > kDurationBuckets[bucket]) ++bucket;
-  Add(busy_buckets_[bucket], 1);
-  Add(busy_sum_nanos_, static_cast<uint64_t>(seconds * 1e9));
+  duration_.Record(seconds);
 }
 
 void LoopMetrics::RecordRejection(int status) {
@@ -80,19 +75,31 @@ void LoopMetrics::AddTo(LoopMetrics* total) const {
     for (size_t oc = 0; oc < requests_[op].size(); ++oc) add(requests_[op][oc], total->requests_[op][oc]);
   }
   for (size_t i = 0; i < rejections_.size(); ++i) add(rejections_[i], total->rejections_[i]);
-  for (size_t b = 0; b < duration_buckets_.size(); ++b) {
-    add(duration_buckets_[b], total->duration_buckets_[b]);
-    add(wait_buckets_[b], total->wait_buckets_[b]);
-    add(busy_buckets_[b], total->busy_buckets_[b]);
-  }
-  add(busy_sum_nanos_, total->busy_sum_nanos_);
-  add(duration_sum_nanos_, total->duration_sum_nanos_);
-  add(wait_sum_nanos_, total->wait_sum_nanos_);
+  duration_.AddTo(&total->duration_);
+  parse_.AddTo(&total->parse_);
+  serialize_.AddTo(&total->serialize_);
+  wait_.AddTo(&total->wait_);
+  busy_.AddTo(&total->busy_);
   add(bytes_received_, total->bytes_received_);
   add(bytes_sent_, total->bytes_sent_);
   add(open_connections_, total->open_connections_);
   add(connections_accepted_, total->connections_accepted_);
   add(in_flight_, total->in_flight_);
+}
+
+void RenderHistogram(const std::vector<const LoopMetrics*>& loops, TimeHistogram LoopMetrics::*member,
+                     const char* name, const char* help, std::string* out) {
+  Header(out, name, "histogram", help);
+  uint64_t cumulative = 0, sum_nanos = 0;
+  for (size_t b = 0; b <= kDurationBuckets.size(); ++b) {
+    for (const LoopMetrics* m : loops) cumulative += (m->*member).bucket(b);
+    out->append(name).append("_bucket{le=\"");
+    out->append(b < kDurationBuckets.size() ? Number(kDurationBuckets[b]) : "+Inf").append("\"} ");
+    out->append(std::to_string(cumulative)).append("\n");
+  }
+  for (const LoopMetrics* m : loops) sum_nanos += (m->*member).sum_nanos();
+  out->append(name).append("_sum ").append(Number(static_cast<double>(sum_nanos) / 1e9)).append("\n");
+  out->append(name).append("_count ").append(std::to_string(cumulative)).append("\n");
 }
 
 std::string RenderMetrics(const std::vector<const LoopMetrics*>& loops) {
@@ -116,45 +123,17 @@ std::string RenderMetrics(const std::vector<const LoopMetrics*>& loops) {
     out.append("lather_http_rejections_total{status=\"").append(std::to_string(kRejectionStatuses[i])).append("\"} ");
     out.append(std::to_string(sum([&](const LoopMetrics& m) -> const auto& { return m.rejections_[i]; }))).append("\n");
   }
-  Header(&out, "lather_request_duration_seconds", "histogram",
-         "Time from a complete request to its serialized response (parse, operation, serialize).");
-  uint64_t cumulative = 0;
-  for (size_t b = 0; b <= kDurationBuckets.size(); ++b) {
-    cumulative += sum([&](const LoopMetrics& m) -> const auto& { return m.duration_buckets_[b]; });
-    out.append("lather_request_duration_seconds_bucket{le=\"");
-    out.append(b < kDurationBuckets.size() ? Number(kDurationBuckets[b]) : "+Inf").append("\"} ");
-    out.append(std::to_string(cumulative)).append("\n");
-  }
-  out.append("lather_request_duration_seconds_sum ");
-  out.append(Number(static_cast<double>(sum([](const LoopMetrics& m) -> const auto& { return m.duration_sum_nanos_; })) / 1e9));
-  out.append("\nlather_request_duration_seconds_count ").append(std::to_string(cumulative)).append("\n");
-
-  Header(&out, "lather_queue_wait_seconds", "histogram",
-         "Time SOAP requests waited from arrival (the kernel's receive stamp) until execution began: in the "
-         "socket, in the event loop, and for the blocking pool.");
-  cumulative = 0;
-  for (size_t b = 0; b <= kDurationBuckets.size(); ++b) {
-    cumulative += sum([&](const LoopMetrics& m) -> const auto& { return m.wait_buckets_[b]; });
-    out.append("lather_queue_wait_seconds_bucket{le=\"");
-    out.append(b < kDurationBuckets.size() ? Number(kDurationBuckets[b]) : "+Inf").append("\"} ");
-    out.append(std::to_string(cumulative)).append("\n");
-  }
-  out.append("lather_queue_wait_seconds_sum ");
-  out.append(Number(static_cast<double>(sum([](const LoopMetrics& m) -> const auto& { return m.wait_sum_nanos_; })) / 1e9));
-  out.append("\nlather_queue_wait_seconds_count ").append(std::to_string(cumulative)).append("\n");
-
-  Header(&out, "lather_busy_answer_seconds", "histogram",
-         "Server time spent answering 503 to requests that waited over --max-queue-wait.");
-  cumulative = 0;
-  for (size_t b = 0; b <= kDurationBuckets.size(); ++b) {
-    cumulative += sum([&](const LoopMetrics& m) -> const auto& { return m.busy_buckets_[b]; });
-    out.append("lather_busy_answer_seconds_bucket{le=\"");
-    out.append(b < kDurationBuckets.size() ? Number(kDurationBuckets[b]) : "+Inf").append("\"} ");
-    out.append(std::to_string(cumulative)).append("\n");
-  }
-  out.append("lather_busy_answer_seconds_sum ");
-  out.append(Number(static_cast<double>(sum([](const LoopMetrics& m) -> const auto& { return m.busy_sum_nanos_; })) / 1e9));
-  out.append("\nlather_busy_answer_seconds_count ").append(std::to_string(cumulative)).append("\n");
+  RenderHistogram(loops, &LoopMetrics::duration_, "lather_request_duration_seconds",
+                  "Execution time of SOAP requests: from the start of parsing to the serialized response.", &out);
+  RenderHistogram(loops, &LoopMetrics::parse_, "lather_parse_seconds",
+                  "Time gSOAP spent reading a request up to its operation (checks and deserialization).", &out);
+  RenderHistogram(loops, &LoopMetrics::serialize_, "lather_serialize_seconds",
+                  "Time gSOAP spent writing a response (or fault) after its operation returned.", &out);
+  RenderHistogram(loops, &LoopMetrics::wait_, "lather_queue_wait_seconds",
+                  "Time SOAP requests waited from arrival (the kernel's receive stamp) until execution began: in the "
+                  "socket, in the event loop, and for the blocking pool.", &out);
+  RenderHistogram(loops, &LoopMetrics::busy_, "lather_busy_answer_seconds",
+                  "Server time spent answering 503 to requests that waited over --max-queue-wait.", &out);
 
   Header(&out, "lather_requests_in_flight", "gauge", "SOAP requests being executed or waiting for the pool now.");
   out.append("lather_requests_in_flight ").append(std::to_string(sum([](const LoopMetrics& m) -> const auto& { return m.in_flight_; }))).append("\n");

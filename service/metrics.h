@@ -21,14 +21,32 @@ inline constexpr std::array<int, 12> kRejectionStatuses = {400, 404, 405, 408, 4
 inline constexpr std::array<double, 14> kDurationBuckets = {0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005,
                                                             0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0};
 
+// A latency histogram over kDurationBuckets (plus +Inf) and the sum, single writer (see LoopMetrics).
+class TimeHistogram {
+ public:
+  void Record(double seconds);
+  void AddTo(TimeHistogram* total) const;
+  uint64_t bucket(size_t i) const { return buckets_[i].load(std::memory_order_relaxed); }
+  uint64_t sum_nanos() const { return sum_nanos_.load(std::memory_order_relaxed); }
+
+ private:
+  std::array<std::atomic<uint64_t>, kDurationBuckets.size() + 1> buckets_{};
+  std::atomic<uint64_t> sum_nanos_{0};
+};
+
 class LoopMetrics {
  public:
   // A SOAP request ran: `operation` indexes kMetricOperations, `outcome` kMetricOutcomes.
   void RecordRequest(size_t operation, size_t outcome, double seconds);
+  // How long gSOAP took to read the request up to the operation, and to write the response after it.
+  void RecordParseSerialize(double parse_seconds, double serialize_seconds) {
+    parse_.Record(parse_seconds);
+    serialize_.Record(serialize_seconds);
+  }
   // A SOAP request waited `seconds` from its arrival until its execution began.
-  void RecordQueueWait(double seconds);
+  void RecordQueueWait(double seconds) { wait_.Record(seconds); }
   // A request over the queue-wait limit was answered 503 in `seconds` of server time.
-  void RecordBusyAnswer(double seconds);
+  void RecordBusyAnswer(double seconds) { busy_.Record(seconds); }
   // A request was rejected at the HTTP layer with `status`.
   void RecordRejection(int status);
   void AddBytesReceived(uint64_t n) { Add(bytes_received_, n); }
@@ -44,6 +62,9 @@ class LoopMetrics {
 
  private:
   friend std::string RenderMetrics(const std::vector<const LoopMetrics*>& loops);
+  friend void RenderHistogram(const std::vector<const LoopMetrics*>& loops, TimeHistogram LoopMetrics::*member,
+                              const char* name, const char* help, std::string* out);
+  friend class TimeHistogram;
   static void Add(std::atomic<uint64_t>& a, uint64_t n) {
     a.store(a.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);
   }
@@ -53,12 +74,11 @@ class LoopMetrics {
 
   std::array<std::array<std::atomic<uint64_t>, kMetricOutcomes.size()>, kMetricOperations.size()> requests_{};
   std::array<std::atomic<uint64_t>, kRejectionStatuses.size()> rejections_{};
-  std::array<std::atomic<uint64_t>, kDurationBuckets.size() + 1> duration_buckets_{};
-  std::atomic<uint64_t> duration_sum_nanos_{0};
-  std::array<std::atomic<uint64_t>, kDurationBuckets.size() + 1> wait_buckets_{};
-  std::atomic<uint64_t> wait_sum_nanos_{0};
-  std::array<std::atomic<uint64_t>, kDurationBuckets.size() + 1> busy_buckets_{};
-  std::atomic<uint64_t> busy_sum_nanos_{0};
+  TimeHistogram duration_;
+  TimeHistogram parse_;
+  TimeHistogram serialize_;
+  TimeHistogram wait_;
+  TimeHistogram busy_;
   std::atomic<uint64_t> bytes_received_{0};
   std::atomic<uint64_t> bytes_sent_{0};
   std::atomic<uint64_t> open_connections_{0};

@@ -20,6 +20,7 @@ RequestRouter::RequestRouter(SoapEngine* engine, LoopMetrics* metrics, std::stri
 
 void RequestRouter::CompleteDeferred(const SoapOutcome& outcome, double seconds, HttpResponse* response) {
   metrics_->RecordRequest(outcome.operation, outcome.http_status == 200 ? 0 : outcome.sender_fault ? 1 : 2, seconds);
+  metrics_->RecordParseSerialize(outcome.parse_seconds, outcome.serialize_seconds);
   response->head.clear();
   AppendResponseHead(outcome.http_status, outcome.soap_version == 2 ? kSoap12ContentType : kSoap11ContentType,
                      response->body.size(), response->keep_alive, "", &response->head);
@@ -142,6 +143,7 @@ void RequestRouter::ServeSoap(const HttpRequest& request, bool keep_alive, doubl
   }
   metrics_->RecordQueueWait(waited_seconds);
   metrics_->RecordRequest(outcome.operation, outcome.http_status == 200 ? 0 : outcome.sender_fault ? 1 : 2, seconds);
+  metrics_->RecordParseSerialize(outcome.parse_seconds, outcome.serialize_seconds);
   AppendResponseHead(outcome.http_status, outcome.soap_version == 2 ? kSoap12ContentType : kSoap11ContentType,
                      response->body.size(), keep_alive, "", &response->head);
   response->close = !keep_alive;

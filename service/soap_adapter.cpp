@@ -55,6 +55,20 @@ int CheckSamples(struct soap* soap, const l__DataSampleList* list, int depth) {
 
 }  // namespace
 
+// Marks the start and the return of an operation on its engine (parse and serialize times).
+class OperationClock {
+ public:
+  explicit OperationClock(SoapEngine* engine) : engine_(engine) {
+    engine_->operation_start_ = SoapEngine::Clock::now();
+  }
+  ~OperationClock() { engine_->operation_end_ = SoapEngine::Clock::now(); }
+  OperationClock(const OperationClock&) = delete;
+  OperationClock& operator=(const OperationClock&) = delete;
+
+ private:
+  SoapEngine* engine_;
+};
+
 // The generated service with our operations plugged in. Each method converts between gSOAP types
 // and plain C++ and turns a Status into a fault.
 class SoapEngine::Handler : public LatherSoapService {
@@ -69,17 +83,20 @@ class SoapEngine::Handler : public LatherSoapService {
   void LatherSoapService_init(soap_mode, soap_mode) override {}
 
   int Increment(_l__Increment* request, _l__IncrementResponse& response) override {
+    const OperationClock clock(engine_);
     if (int err = engine_->CheckAction("Increment")) return err;
     return engine_->Fault(engine_->operations_->Increment(request->value, &response.result));
   }
 
   int HelloWorld(_l__HelloWorld*, _l__HelloWorldResponse& response) override {
+    const OperationClock clock(engine_);
     if (int err = engine_->CheckAction("HelloWorld")) return err;
     response.result = Operations::HelloWorld();
     return SOAP_OK;
   }
 
   int IncCounter(_l__IncCounter* request, _l__IncCounterResponse& response) override {
+    const OperationClock clock(engine_);
     if (int err = engine_->CheckAction("IncCounter")) return err;
     if (engine_->defer_blocking_) return engine_->Defer();
     int64_t value = 0;
@@ -89,6 +106,7 @@ class SoapEngine::Handler : public LatherSoapService {
   }
 
   int GetCounter(_l__GetCounter* request, _l__GetCounterResponse& response) override {
+    const OperationClock clock(engine_);
     if (int err = engine_->CheckAction("GetCounter")) return err;
     if (engine_->defer_blocking_) return engine_->Defer();
     int64_t value = 0;
@@ -98,6 +116,7 @@ class SoapEngine::Handler : public LatherSoapService {
   }
 
   int EchoDataSamples(_l__EchoDataSamples* request, _l__EchoDataSamplesResponse& response) override {
+    const OperationClock clock(engine_);
     if (int err = engine_->CheckAction("EchoDataSamples")) return err;
     if (int err = CheckSamples(soap, request->samples, soap->maxlevel)) return err;
     // The response shares the request's objects: both live until soap_destroy after sending.
@@ -183,6 +202,8 @@ int SoapEngine::Fault(const Status& status) {
 }
 
 SoapOutcome SoapEngine::Serve(const SoapCall& call, std::string* response_body) {
+  serve_start_ = Clock::now();
+  operation_start_ = operation_end_ = Clock::time_point{};
   call_ = &call;
   envelope_version_ = 0;
   operation_ = 5;
@@ -255,6 +276,7 @@ void SoapEngine::RefuseNonEnvelope(std::string_view root_name) {
 
 SoapOutcome SoapEngine::Finish() {
   SoapOutcome outcome;
+  const Clock::time_point finish_start = Clock::now();
   if (deferred_) {
     out_->clear();
     outcome.deferred = true;
@@ -274,6 +296,11 @@ SoapOutcome SoapEngine::Finish() {
   outcome.operation = operation_;
   soap_destroy(soap_);
   soap_end(soap_);
+  // Without an operation (a fault before one), everything until Finish() counts as parsing.
+  const Clock::time_point end = Clock::now();
+  const bool ran = operation_start_ != Clock::time_point{};
+  outcome.parse_seconds = std::chrono::duration<double>((ran ? operation_start_ : finish_start) - serve_start_).count();
+  outcome.serialize_seconds = std::chrono::duration<double>(end - (ran ? operation_end_ : finish_start)).count();
   call_ = nullptr;
   out_ = nullptr;
   return outcome;

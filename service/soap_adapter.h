@@ -4,6 +4,7 @@
 // Not thread-safe: one engine per event-loop thread.
 #pragma once
 
+#include <chrono>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -32,6 +33,8 @@ struct SoapOutcome {
   size_t operation = 5;       // index in kMetricOperations; 5 ("none") if no operation was reached
   bool sender_fault = false;  // a Client/Sender fault (the request was at fault)
   bool deferred = false;      // not run here: it blocks on the store (see SoapEngine's constructor)
+  double parse_seconds = 0;      // from the start to the operation (checks and deserialization)
+  double serialize_seconds = 0;  // from the operation's return to the end (the response or fault)
 };
 
 class SoapEngine {
@@ -50,6 +53,7 @@ class SoapEngine {
  private:
   class Handler;
   friend class Handler;
+  friend class OperationClock;
 
   static size_t Receive(struct soap* soap, char* buffer, size_t length);
   static int Send(struct soap* soap, const char* data, size_t length);
@@ -64,6 +68,10 @@ class SoapEngine {
   // for an Envelope in another namespace).
   void RefuseNonEnvelope(std::string_view root_name);
   SoapOutcome Finish();
+
+  // Times the operation's body: set by the handler when an operation starts and returns.
+  using Clock = std::chrono::steady_clock;
+  Clock::time_point serve_start_{}, operation_start_{}, operation_end_{};
 
   Operations* operations_;
   const bool defer_blocking_;

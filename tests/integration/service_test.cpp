@@ -321,6 +321,12 @@ TEST_CASE("GET /metrics counts requests by operation and outcome, rejections, by
   CHECK(MetricValue(after, "lather_queue_wait_seconds_count") == 12);
   CHECK(MetricValue(after, "lather_request_duration_seconds_count") == 12);
   CHECK(MetricValue(after, "lather_busy_answer_seconds_count") == 0);
+  // ... and split into gSOAP's parsing (up to the operation) and serializing (after it).
+  CHECK(MetricValue(after, "lather_parse_seconds_count") == 12);
+  CHECK(MetricValue(after, "lather_serialize_seconds_count") == 12);
+  CHECK(MetricValue(after, "lather_parse_seconds_sum") > 0);
+  CHECK(MetricValue(after, "lather_parse_seconds_sum") + MetricValue(after, "lather_serialize_seconds_sum") <=
+        MetricValue(after, "lather_request_duration_seconds_sum") + 1e-6);
   CHECK(MetricValue(after, "lather_requests_total{operation=\"IncCounter\",outcome=\"ok\"}") == 1);
   CHECK(MetricValue(after, "lather_requests_total{operation=\"GetCounter\",outcome=\"ok\"}") == 1);
   CHECK(MetricValue(after, "lather_requests_in_flight") == 0);

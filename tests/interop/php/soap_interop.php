@@ -224,7 +224,7 @@ function version_checks(string $wsdl, int $port, string $label, int $version, st
     }
 
     check("$label: Increment(41) == 42", fn() => expect_equal($client->Increment(['value' => 41])->result, 42));
-    check("$label: request went to the live address as SOAP $label", function () use ($client, $endpoint, $env_ns, $media) {
+    check("$label: request went to the live address in a $label envelope", function () use ($client, $endpoint, $env_ns, $media) {
         $problems = [];
         if (!str_contains((string)$client->__getLastRequest(), "\"$env_ns\"")) $problems[] = "request envelope is not $env_ns";
         if (!preg_match('#^Content-Type: ' . preg_quote($media, '#') . '#mi', (string)$client->__getLastRequestHeaders())) {
