@@ -17,6 +17,8 @@
 namespace lather {
 namespace {
 constexpr size_t kReadChunk = 16 * 1024;
+// Answers up to this size are copied together for one write; larger ones are written from where they are.
+constexpr size_t kCoalesceBytes = 16 * 1024;
 constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
 }  // namespace
 
@@ -101,36 +103,59 @@ void Connection::OnReadable(const boost::system::error_code& error) {
 }
 
 void Connection::Process() {
-  if (in_.empty()) {
-    if (loop_->stopping()) return Close();
-    SetPhase(Phase::kIdle);
-    in_.Release();  // idle: give the read buffer back (it is taken again on the next read)
-    return Read();
-  }
-  switch (parser_.Parse(in_.data())) {
-    case HttpRequestParser::Result::kNeedMore: {
-      const HttpLimits& limits = loop_->options().http;
-      if (in_.size() > limits.max_header_bytes + 2 * limits.max_body_bytes) {
-        return Reject(413, "request framing overhead exceeds the message size limit");
-      }
-      SetPhase(parser_.head_complete() ? Phase::kBody : Phase::kHead);
-      if (parser_.head_complete() && parser_.request().expect_continue && !continue_sent_) {
-        return SendContinue();
-      }
+  for (;;) {
+    if (in_.empty()) {
+      if (!out_.empty()) return Flush(false);
+      if (loop_->stopping()) return Close();
+      SetPhase(Phase::kIdle);
+      in_.Release();  // idle: give the read buffer back (it is taken again on the next read)
       return Read();
     }
-    case HttpRequestParser::Result::kError:
-      return Reject(parser_.error_status(), parser_.error_reason());
-    case HttpRequestParser::Result::kComplete:
-      const double waited = static_cast<double>(std::max<int64_t>(0, RealtimeNanos() - arrival_ns_)) / 1e9;
-      loop_->router().Route(parser_.request(), !loop_->stopping(), waited, &response_);
-      if (response_.deferred) return RunOnPool();
-      if (parser_.request().http10 && !response_.close) {
-        // HTTP/1.0 clients (ApacheBench -k) keep the connection only if the response says so.
-        response_.head.insert(response_.head.size() - 2, "Connection: keep-alive\r\n");
+    switch (parser_.Parse(in_.data())) {
+      case HttpRequestParser::Result::kNeedMore: {
+        const HttpLimits& limits = loop_->options().http;
+        if (in_.size() > limits.max_header_bytes + 2 * limits.max_body_bytes) {
+          return Reject(413, "request framing overhead exceeds the message size limit");
+        }
+        if (!out_.empty()) return Flush(false);  // answer what is done before waiting for more
+        SetPhase(parser_.head_complete() ? Phase::kBody : Phase::kHead);
+        if (parser_.head_complete() && parser_.request().expect_continue && !continue_sent_) {
+          return SendContinue();
+        }
+        return Read();
       }
-      return Write();
+      case HttpRequestParser::Result::kError:
+        return Reject(parser_.error_status(), parser_.error_reason());
+      case HttpRequestParser::Result::kComplete: {
+        const double waited = static_cast<double>(std::max<int64_t>(0, RealtimeNanos() - arrival_ns_)) / 1e9;
+        loop_->router().Route(parser_.request(), !loop_->stopping(), waited, &response_);
+        if (response_.deferred) {
+          if (out_.empty()) return RunOnPool();
+          run_deferred_after_write_ = true;  // the answers before it go first
+          return Flush(false);
+        }
+        if (!Queue()) return;
+        break;
+      }
+    }
   }
+}
+
+bool Connection::Queue() {
+  if (parser_.request().http10 && !response_.close) {
+    // HTTP/1.0 clients (ApacheBench -k) keep the connection only if the response says so.
+    response_.head.insert(response_.head.size() - 2, "Connection: keep-alive\r\n");
+  }
+  in_.Consume(parser_.consumed());
+  parser_.Reset();
+  continue_sent_ = false;
+  if (response_.close || loop_->stopping() || response_.body.size() > kCoalesceBytes) {
+    close_after_write_ = response_.close || loop_->stopping();
+    Flush(true);
+    return false;
+  }
+  out_.append(response_.head).append(response_.body);
+  return true;
 }
 
 void Connection::RunOnPool() {
@@ -175,10 +200,7 @@ void Connection::FinishOnLoop(const SoapOutcome& outcome, std::string body, doub
     response_.body = std::move(body);
     loop_->router().CompleteDeferred(outcome, seconds, &response_);
   }
-  if (parser_.request().http10 && !response_.close) {
-    response_.head.insert(response_.head.size() - 2, "Connection: keep-alive\r\n");
-  }
-  Write();
+  if (Queue()) Process();  // more pipelined requests may be buffered behind it
 }
 
 void Connection::SendContinue() {
@@ -200,32 +222,40 @@ void Connection::Reject(int status, const std::string& reason, const char* extra
   LogLine("rejected a request from " + PeerName() + ": " + std::to_string(status) + " " + reason);
   loop_->router().Reject(status, reason, parser_.head_complete() ? parser_.request().content_type : "",
                          extra_headers, &response_);
-  Write();
+  close_after_write_ = true;
+  Flush(true);
 }
 
-void Connection::Write() {
+void Connection::Flush(bool with_response) {
   SetPhase(Phase::kWriting);
-  const std::array<boost::asio::const_buffer, 2> buffers = {
-      boost::asio::buffer(response_.head), boost::asio::buffer(response_.body)};
+  std::array<boost::asio::const_buffer, 3> buffers = {boost::asio::buffer(out_), boost::asio::const_buffer(),
+                                                      boost::asio::const_buffer()};
+  if (with_response) {
+    buffers[1] = boost::asio::buffer(response_.head);
+    buffers[2] = boost::asio::buffer(response_.body);
+  }
   boost::asio::async_write(socket_, buffers,
-                           [self = shared_from_this()](const boost::system::error_code& error, size_t) {
-                             self->OnWritten(error);
+                           [self = shared_from_this()](const boost::system::error_code& error, size_t bytes) {
+                             self->OnWritten(error, bytes);
                            });
 }
 
-void Connection::OnWritten(const boost::system::error_code& error) {
-  if (!error) loop_->metrics().AddBytesSent(response_.head.size() + response_.body.size());
-  if (error || response_.close || loop_->stopping()) {
+void Connection::OnWritten(const boost::system::error_code& error, size_t bytes) {
+  if (!error) loop_->metrics().AddBytesSent(bytes);
+  out_.clear();
+  if (out_.capacity() > 4 * kCoalesceBytes) std::string().swap(out_);
+  if (error || close_after_write_ || loop_->stopping()) {
     if (!error) {
       boost::system::error_code ignored;
       socket_.shutdown(boost::asio::ip::tcp::socket::shutdown_send, ignored);
     }
     return Close();
   }
-  in_.Consume(parser_.consumed());
-  parser_.Reset();
-  continue_sent_ = false;
   phase_ = Phase::kIdle;
+  if (run_deferred_after_write_) {
+    run_deferred_after_write_ = false;
+    return RunOnPool();
+  }
   Process();  // a pipelined request may already be buffered
 }
 

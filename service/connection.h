@@ -1,6 +1,7 @@
 // Connection: one client's keep-alive TCP connection on an EventLoop. Reads until a whole HTTP
-// request is buffered, has the loop's router answer it, writes the answer, and repeats (pipelined
-// requests are answered in order). Enforces the header, body and idle deadlines.
+// request is buffered, has the loop's router answer it, and repeats; pipelined requests are answered
+// in order, the answers to every request already buffered going out in one write. Enforces the
+// header, body and idle deadlines.
 // Owned by its EventLoop (shared_ptr kept alive by pending handlers); loop thread only.
 #pragma once
 
@@ -35,8 +36,12 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void Read();
   void OnReadable(const boost::system::error_code& error);
   void Process();
-  void Write();
-  void OnWritten(const boost::system::error_code& error);
+  // Adds response_ to the pending answers and consumes its request; false when it started the write
+  // itself (a large body is written from where it is; a closing answer ends the batch).
+  bool Queue();
+  // Writes the pending answers (and response_ too, with `with_response`).
+  void Flush(bool with_response);
+  void OnWritten(const boost::system::error_code& error, size_t bytes);
   void SendContinue();
   void Reject(int status, const std::string& reason, const char* extra_headers = "");
   // Runs the deferred call on the blocking pool; the response is written when it is done.
@@ -56,6 +61,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
   int64_t arrival_ns_ = 0;    // kernel receive stamp of the newest bytes read (CLOCK_REALTIME)
   HttpRequestParser parser_;
   HttpResponse response_;
+  std::string out_;                    // answers to pipelined requests not yet written
+  bool close_after_write_ = false;
+  bool run_deferred_after_write_ = false;  // response_ holds a call for the pool, behind out_
   Phase phase_ = Phase::kIdle;
   bool continue_sent_ = false;
 };

@@ -248,6 +248,19 @@ TEST_CASE("keep-alive and pipelined requests are answered in order on one connec
     CHECK(ElementText(r.body, "result") == std::to_string(i * 10 + 1));
     CHECK_FALSE(r.closed);
   }
+  // Quick calls and store calls (run on the pool) in one pipelined
+  // batch: answered in the order sent, each after the ones before it.
+  std::string mixed = SoapPost(kSoap11Type, Envelope(kEnv11, "<l:Increment><l:value>1</l:value></l:Increment>")) +
+                      SoapPost(kSoap11Type, Envelope(kEnv11, "<l:IncCounter><l:name>piped</l:name></l:IncCounter>")) +
+                      SoapPost(kSoap11Type, Envelope(kEnv11, "<l:Increment><l:value>2</l:value></l:Increment>")) +
+                      SoapPost(kSoap11Type, Envelope(kEnv11, "<l:IncCounter><l:name>piped</l:name></l:IncCounter>")) +
+                      SoapPost(kSoap11Type, Envelope(kEnv11, "<l:HelloWorld/>"));
+  REQUIRE(connection.Send(mixed));
+  for (const char* expected : {"2", "1", "3", "2", "Hello World"}) {
+    const RawResponse r = connection.Receive();
+    REQUIRE(r.status == 200);
+    CHECK(ElementText(r.body, "result") == expected);
+  }
   // An HTTP/1.0 keep-alive request (ApacheBench -k) gets its keep-alive announced and the connection kept.
   std::string http10 = SoapPost(kSoap11Type, Envelope(kEnv11, "<l:HelloWorld/>"));
   http10.replace(http10.find("HTTP/1.1"), 8, "HTTP/1.0");

@@ -7,7 +7,7 @@
 # Exits non-zero on any failure, with one FAIL line saying what.
 set -uo pipefail
 if [[ $# -ne 1 ]]; then echo "usage: $0 PATH/TO/lather-service" >&2; exit 2; fi
-service_bin=$(realpath "$1")
+service_bin=$(realpath -m -- "$1")
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 jars=/usr/share/java
 # jaxws-rt.jar's manifest Class-Path names the rest of the runtime (jaxb, saaj, stax-ex, streambuffer,
@@ -15,6 +15,8 @@ jars=/usr/share/java
 classpath=$jars/jaxws-rt.jar:$jars/jaxws-api.jar:$jars/jaxb-api.jar:$jars/jws-api.jar:$jars/javax.activation.jar
 
 fail() { echo "FAIL  $*"; exit 1; }
+
+[[ -x $service_bin ]] || fail "$1 is not an executable file"
 
 for jar in ${classpath//:/ } $jars/jaxws-tools.jar; do
   [[ -f $jar ]] || fail "missing $jar (install the Debian packages jaxws libjaxws-java default-jdk-headless)"
@@ -80,4 +82,5 @@ else
   echo "FAIL  service exit status on SIGTERM: $service_status; log tail: $(tail -n3 "$work/service.log")"
   status=1
 fi
+if [[ $status -eq 0 ]]; then echo "jaxws_interop.sh: all passed"; else echo "jaxws_interop.sh: FAILED"; fi
 exit "$status"
