@@ -170,6 +170,8 @@ TEST_CASE("bad requests get the contract's status and fault, and the service kee
       {"action naming another operation", kSoap11Type, Envelope(kEnv11, inc), "urn:lather:v1#GetCounter", 500, "Client", false},
       {"unknown envelope namespace", kSoap11Type, Envelope("urn:not-soap", inc), "", 500, "VersionMismatch", false},
       {"document element not an Envelope", kSoap11Type, "<l:IncCounter xmlns:l=\"urn:lather:v1\"><l:name>guarded</l:name></l:IncCounter>", "", 500, "Client", false},
+      {"two operations in one 1.1 Body", kSoap11Type, Envelope(kEnv11, "<l:HelloWorld/>" + inc), "", 500, "Client", false},
+      {"an operation after another in a 1.2 Body", kSoap12Type, Envelope(kEnv12, inc + "<l:HelloWorld/>"), "", 400, "Sender", true},
       {"empty body", kSoap12Type, "", "", 400, "Sender", true},
       {"JSON media type", "application/json", "{\"name\":\"guarded\"}", "", 415, "Client", false},
       {"no Content-Type", "", Envelope(kEnv11, inc), "", 415, "Client", false},
