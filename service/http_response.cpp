@@ -114,4 +114,20 @@ void AppendFaultEnvelope(int soap_version, bool sender_fault, std::string_view r
   }
 }
 
+void AppendNotUnderstoodFault(std::string_view local_name, std::string_view ns, std::string* out) {
+  out->append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+              "<env:Envelope xmlns:env=\"http://www.w3.org/2003/05/soap-envelope\"><env:Header>"
+              "<env:NotUnderstood qname=\"nu:");
+  AppendXmlEscaped(local_name, out);
+  out->append("\" xmlns:nu=\"");
+  AppendXmlEscaped(ns, out);
+  out->append("\"/></env:Header><env:Body><env:Fault><env:Code><env:Value>env:MustUnderstand</env:Value></env:Code>"
+              "<env:Reason><env:Text xml:lang=\"en\">the header block ");
+  AppendXmlEscaped(local_name, out);
+  out->append(" (");
+  AppendXmlEscaped(ns, out);
+  out->append(") must be understood, and this service does not process it</env:Text></env:Reason>"
+              "</env:Fault></env:Body></env:Envelope>\n");
+}
+
 }  // namespace lather

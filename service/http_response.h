@@ -29,6 +29,10 @@ std::string_view ContentTypeParameter(std::string_view content_type, std::string
 // `sender_fault`, Server/Receiver otherwise, with `reason` XML-escaped as the faultstring/Reason.
 void AppendFaultEnvelope(int soap_version, bool sender_fault, std::string_view reason, std::string* out);
 
+// Appends a SOAP 1.2 MustUnderstand fault whose Header holds an env:NotUnderstood block naming the
+// header block `local_name` in namespace `ns` (SOAP 1.2 part 1, 5.4.8).
+void AppendNotUnderstoodFault(std::string_view local_name, std::string_view ns, std::string* out);
+
 // Appends `text` with &, <, >, " escaped.
 void AppendXmlEscaped(std::string_view text, std::string* out);
 

@@ -5,6 +5,7 @@
 #include <iterator>
 
 #include "common/log.h"
+#include "service/http_response.h"
 #include "service/markup_limits.h"
 #include "service/xml_prolog.h"
 #include "soapLatherSoapService.h"
@@ -149,6 +150,9 @@ SoapEngine::SoapEngine(Operations* operations, const SoapEngineLimits& limits, b
   soap_->fsend = &SoapEngine::Send;
   soap_->fpoll = [](struct soap*) { return static_cast<int>(SOAP_OK); };
   soap_->fclose = [](struct soap*) { return static_cast<int>(SOAP_OK); };
+  soap_->fignore = &SoapEngine::Ignore;
+  // Header blocks with this SOAP 1.2 role (or no role, or "next") are addressed to the service.
+  soap_->actor = "http://www.w3.org/2003/05/soap-envelope/role/ultimateReceiver";
   soap_->maxlevel = static_cast<unsigned short>(limits.max_xml_depth);
   soap_->maxoccurs = limits.max_occurs;
   handler_ = std::make_unique<Handler>(soap_, this);
@@ -176,6 +180,17 @@ size_t SoapEngine::Receive(struct soap* soap, char* buffer, size_t length) {
 int SoapEngine::Send(struct soap* soap, const char* data, size_t length) {
   static_cast<SoapEngine*>(soap->user)->out_->append(data, length);
   return SOAP_OK;
+}
+
+int SoapEngine::Ignore(struct soap* soap, const char* tag) {
+  if (soap->part != SOAP_IN_HEADER) return SOAP_TAG_MISMATCH;  // strict: no unknown content in the Body
+  if (!soap->mustUnderstand || soap->other) return SOAP_OK;  // optional, or for another role: ignored
+  auto* engine = static_cast<SoapEngine*>(soap->user);
+  const char* colon = std::strchr(tag, ':');
+  engine->not_understood_local_ = colon != nullptr ? colon + 1 : tag;
+  const char* ns = soap_current_namespace_tag(soap, tag);
+  engine->not_understood_ns_ = ns != nullptr ? ns : "";
+  return SOAP_MUSTUNDERSTAND;
 }
 
 int SoapEngine::CheckAction(const char* operation) {
@@ -209,6 +224,7 @@ SoapOutcome SoapEngine::Serve(const SoapCall& call, std::string* response_body) 
   operation_ = 5;
   deferred_ = false;
   read_offset_ = 0;
+  not_understood_local_.clear();
   out_ = response_body;
   soap_->socket = SOAP_INVALID_SOCKET;
   soap_->recvfd = -1;
@@ -285,7 +301,11 @@ SoapOutcome SoapEngine::Finish() {
     const int version = envelope_version_ != 0 ? envelope_version_ : call_->content_type_version;
     soap_set_version(soap_, static_cast<short>(version));
     out_->clear();  // drop a partial response, if any
-    soap_send_fault(soap_);
+    if (soap_->error == SOAP_MUSTUNDERSTAND && version == 2 && !not_understood_local_.empty()) {
+      AppendNotUnderstoodFault(not_understood_local_, not_understood_ns_, out_);
+    } else {
+      soap_send_fault(soap_);
+    }
     outcome.http_status = 500;
     const char** code = soap_faultcode(soap_);
     outcome.sender_fault = code != nullptr && *code != nullptr &&

@@ -57,6 +57,9 @@ class SoapEngine {
 
   static size_t Receive(struct soap* soap, char* buffer, size_t length);
   static int Send(struct soap* soap, const char* data, size_t length);
+  // gSOAP's fignore: a header block addressed to us with mustUnderstand is refused (and recorded for
+  // the SOAP 1.2 NotUnderstood block); other header blocks are ignored; unknown Body content is refused.
+  static int Ignore(struct soap* soap, const char* tag);
   // A fault for an action header naming another operation than the Body; SOAP_OK otherwise.
   int CheckAction(const char* operation);
   int Fault(const Status& status);
@@ -82,6 +85,7 @@ class SoapEngine {
   int envelope_version_ = 0;  // 1 or 2 once gSOAP has read the Envelope, else 0
   size_t operation_ = 5;      // the operation the Body named (index in kMetricOperations)
   size_t read_offset_ = 0;
+  std::string not_understood_local_, not_understood_ns_;  // the header block refused, if any
   std::string* out_ = nullptr;
 };
 

@@ -201,6 +201,53 @@ TEST_CASE("bad requests get the contract's status and fault, and the service kee
   CHECK(service.Stop() == 0);
 }
 
+TEST_CASE("mustUnderstand header blocks addressed to the service are refused, others are ignored",
+          "[integration][faults]") {
+  ServiceProcess service;
+  struct Case {
+    const char* name;
+    int version;
+    std::string header;
+    bool refused;
+  };
+  const std::string mu11 = " xmlns:x=\"urn:x\" xmlns:e=\"" + std::string(kEnv11) + "\"";
+  const std::string mu12 = " xmlns:x=\"urn:x\" xmlns:e=\"" + std::string(kEnv12) + "\"";
+  const std::string role = "http://www.w3.org/2003/05/soap-envelope/role/";
+  const Case cases[] = {
+      {"1.1, no actor", 1, "<x:Trace" + mu11 + " e:mustUnderstand=\"1\">t</x:Trace>", true},
+      {"1.1, actor next", 1, "<x:Trace" + mu11 + " e:mustUnderstand=\"1\" e:actor=\"http://schemas.xmlsoap.org/soap/actor/next\">t</x:Trace>", true},
+      {"1.1, another actor", 1, "<x:Trace" + mu11 + " e:mustUnderstand=\"1\" e:actor=\"urn:elsewhere\">t</x:Trace>", false},
+      {"1.1, mustUnderstand 0", 1, "<x:Trace" + mu11 + " e:mustUnderstand=\"0\">t</x:Trace>", false},
+      {"1.2, no role", 2, "<x:Trace" + mu12 + " e:mustUnderstand=\"true\">t</x:Trace>", true},
+      {"1.2, role ultimateReceiver", 2, "<x:Trace" + mu12 + " e:mustUnderstand=\"true\" e:role=\"" + role + "ultimateReceiver\">t</x:Trace>", true},
+      {"1.2, role next", 2, "<x:Trace" + mu12 + " e:mustUnderstand=\"1\" e:role=\"" + role + "next\">t</x:Trace>", true},
+      {"1.2, role none", 2, "<x:Trace" + mu12 + " e:mustUnderstand=\"true\" e:role=\"" + role + "none\">t</x:Trace>", false},
+      {"1.2, another role", 2, "<x:Trace" + mu12 + " e:mustUnderstand=\"true\" e:role=\"urn:elsewhere\">t</x:Trace>", false},
+      {"1.2, mustUnderstand false", 2, "<x:Trace" + mu12 + " e:mustUnderstand=\"false\">t</x:Trace>", false},
+  };
+  int64_t expected = 0;
+  for (const Case& c : cases) {
+    INFO(c.name);
+    const char* env = c.version == 2 ? kEnv12 : kEnv11;
+    const std::string body = std::string("<?xml version=\"1.0\"?><soap:Envelope xmlns:soap=\"") + env +
+                             "\" xmlns:l=\"urn:lather:v1\"><soap:Header>" + c.header + "</soap:Header><soap:Body>"
+                             "<l:IncCounter><l:name>mu</l:name></l:IncCounter></soap:Body></soap:Envelope>";
+    const RawResponse r = SendRaw(service.port(), SoapPost(c.version == 2 ? kSoap12Type : kSoap11Type, body));
+    if (c.refused) {
+      CHECK(r.status == 500);
+      const std::string code = ElementText(r.body, c.version == 2 ? "Value" : "faultcode");
+      CHECK(code.substr(code.find(':') + 1) == "MustUnderstand");
+      if (c.version == 2) {
+        CHECK(r.body.find("NotUnderstood qname=\"nu:Trace\" xmlns:nu=\"urn:x\"") != std::string::npos);
+      }
+    } else {
+      CHECK(r.status == 200);
+      CHECK(ElementText(r.body, "result") == std::to_string(++expected));
+    }
+  }
+  CHECK(Counter(service, "mu") == expected);  // a refused request changed nothing
+}
+
 TEST_CASE("HTTP-layer rejections carry the right status, headers and a fault", "[integration][faults][http]") {
   ServiceProcess service;
   const RawResponse get = SendRaw(service.port(), "GET /soap HTTP/1.1\r\nHost: x\r\n\r\n");
