@@ -35,6 +35,11 @@ Status BlockingPool::Start(const ServerOptions& options, GroupCommitter* committ
 
 BlockingPool::~BlockingPool() { Stop(); }
 
+size_t BlockingPool::queued() {
+  boost::lock_guard<boost::mutex> lock(mutex_);
+  return queue_.size();
+}
+
 bool BlockingPool::Submit(Job job) {
   {
     boost::lock_guard<boost::mutex> lock(mutex_);

@@ -36,6 +36,9 @@ class BlockingPool {
   // are already waiting or the pool is stopping.
   bool Submit(Job job);
 
+  // Jobs waiting for a worker now.
+  size_t queued();
+
   // Runs the jobs already queued, then joins the workers. Idempotent.
   void Stop();
 

@@ -52,7 +52,7 @@ struct ClassicState {
     std::vector<const LoopMetrics*> all(live.begin(), live.end());
     all.push_back(&ended);
     all.push_back(&accept_metrics);
-    return RenderMetrics(all);
+    return RenderMetrics(all, pool->queued());
   }
 };
 

@@ -113,7 +113,8 @@ Status EventServer::Start() {
   for (auto& loop : loops_) {
     loop->set_connection_count(&connections_);
     loop->router().set_local_address(address_);
-    loop->router().set_metrics_renderer([all_metrics] { return RenderMetrics(all_metrics); });
+    loop->router().set_metrics_renderer(
+        [all_metrics, pool = pool_.get()] { return RenderMetrics(all_metrics, pool->queued()); });
   }
   Accept();
   for (auto& loop : loops_) {

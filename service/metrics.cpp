@@ -102,7 +102,7 @@ void RenderHistogram(const std::vector<const LoopMetrics*>& loops, TimeHistogram
   out->append(name).append("_count ").append(std::to_string(cumulative)).append("\n");
 }
 
-std::string RenderMetrics(const std::vector<const LoopMetrics*>& loops) {
+std::string RenderMetrics(const std::vector<const LoopMetrics*>& loops, size_t pool_queued) {
   auto sum = [&](auto member) {
     uint64_t total = 0;
     for (const LoopMetrics* m : loops) total += member(*m).load(std::memory_order_relaxed);
@@ -137,6 +137,8 @@ std::string RenderMetrics(const std::vector<const LoopMetrics*>& loops) {
 
   Header(&out, "lather_requests_in_flight", "gauge", "SOAP requests being executed or waiting for the pool now.");
   out.append("lather_requests_in_flight ").append(std::to_string(sum([](const LoopMetrics& m) -> const auto& { return m.in_flight_; }))).append("\n");
+  Header(&out, "lather_pool_queued", "gauge", "Requests waiting for a blocking-pool thread now (store calls, large echoes).");
+  out.append("lather_pool_queued ").append(std::to_string(pool_queued)).append("\n");
   Header(&out, "lather_open_connections", "gauge", "Client connections open now.");
   out.append("lather_open_connections ").append(std::to_string(sum([](const LoopMetrics& m) -> const auto& { return m.open_connections_; }))).append("\n");
   Header(&out, "lather_connections_accepted_total", "counter", "Client connections accepted.");

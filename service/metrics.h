@@ -61,7 +61,7 @@ class LoopMetrics {
   void AddTo(LoopMetrics* total) const;
 
  private:
-  friend std::string RenderMetrics(const std::vector<const LoopMetrics*>& loops);
+  friend std::string RenderMetrics(const std::vector<const LoopMetrics*>& loops, size_t pool_queued);
   friend void RenderHistogram(const std::vector<const LoopMetrics*>& loops, TimeHistogram LoopMetrics::*member,
                               const char* name, const char* help, std::string* out);
   friend class TimeHistogram;
@@ -87,7 +87,8 @@ class LoopMetrics {
 };
 
 // The Prometheus text exposition of the loops' sums plus process_cpu_seconds_total,
-// process_resident_memory_bytes, process_open_fds, process_start_time_seconds and lather_cpu_cores.
-std::string RenderMetrics(const std::vector<const LoopMetrics*>& loops);
+// process_resident_memory_bytes, process_open_fds, process_start_time_seconds and lather_cpu_cores;
+// `pool_queued` is the number of requests waiting for a blocking-pool thread now (lather_pool_queued).
+std::string RenderMetrics(const std::vector<const LoopMetrics*>& loops, size_t pool_queued = 0);
 
 }  // namespace lather

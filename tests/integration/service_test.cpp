@@ -414,6 +414,8 @@ TEST_CASE("a slow store delays only store calls, and a full pool queue answers 5
   CHECK(busy.status == 503);
   CHECK(busy.Header("retry-after") == "1");
   CHECK(ElementText(busy.body, "faultcode") == "SOAP-ENV:Server");
+  const std::string queued = SendRaw(service.port(), "GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n").body;
+  CHECK(MetricValue(queued, "lather_pool_queued") == 1);  // the second one
 
   // Quick calls are answered meanwhile.
   CHECK(IncrementOnce(service) == 2);
