@@ -23,6 +23,7 @@ namespace {
 constexpr size_t kReadChunk = 16 * 1024;
 constexpr std::chrono::milliseconds kStopCheck{200};  // how often an idle connection looks at stopping
 constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
+constexpr std::chrono::milliseconds kLingerTime{5000};  // after a rejection, see Reject()
 }  // namespace
 
 BlockingConnection::BlockingConnection(int fd, const ClassicShared& shared, LoopMetrics* metrics)
@@ -224,7 +225,22 @@ void BlockingConnection::Reject(int status, const std::string& reason, const cha
   LogLine("rejected a request from " + PeerName() + ": " + std::to_string(status) + " " + reason);
   router_.Reject(status, reason, parser_.head_complete() ? parser_.request().content_type : "", extra_headers,
                  &response_);
-  if (WriteAll(response_.head, response_.body)) ::shutdown(fd_, SHUT_WR);
+  if (!WriteAll(response_.head, response_.body)) return;
+  // Linger: read and drop what the client still sends until it closes (at most kLingerTime), so
+  // that closing does not reset the connection under the answer before the client has read it.
+  ::shutdown(fd_, SHUT_WR);
+  const auto deadline = Clock::now() + kLingerTime;
+  char scratch[16 * 1024];
+  for (;;) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+    if (left.count() <= 0 || shared_.stopping->load(std::memory_order_relaxed)) return;
+    pollfd p{fd_, POLLIN, 0};
+    const int ready = ::poll(&p, 1, static_cast<int>(std::min(left, kStopCheck).count()));
+    if (ready < 0 && errno != EINTR) return;
+    if (ready <= 0) continue;
+    const ssize_t n = ::recv(fd_, scratch, sizeof scratch, 0);
+    if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN)) return;
+  }
 }
 
 std::string BlockingConnection::PeerName() const {

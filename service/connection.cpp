@@ -5,6 +5,8 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/write.hpp>
 
+#include <sys/socket.h>
+
 #include <algorithm>
 #include <array>
 #include <cerrno>
@@ -17,6 +19,8 @@
 namespace lather {
 namespace {
 constexpr size_t kReadChunk = 16 * 1024;
+// After a rejection, how long the rest of the client's request is read and dropped before closing.
+constexpr std::chrono::milliseconds kLingerTime{5000};
 // Answers up to this size are copied together for one write; larger ones are written from where they are.
 constexpr size_t kCoalesceBytes = 16 * 1024;
 constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
@@ -36,7 +40,7 @@ void Connection::Start() {
 }
 
 void Connection::CloseIfIdle() {
-  if (phase_ == Phase::kIdle) Close();
+  if (phase_ == Phase::kIdle || phase_ == Phase::kLingering) Close();
 }
 
 void Connection::SetPhase(Phase phase) {
@@ -49,6 +53,7 @@ void Connection::SetPhase(Phase phase) {
     case Phase::kHead: limit = o.header_timeout; break;
     case Phase::kBody: limit = o.body_timeout; break;
     case Phase::kWriting: limit = o.body_timeout; break;  // a reader that never reads is cut off too
+    case Phase::kLingering: limit = kLingerTime; break;
     case Phase::kPool: timer_.cancel(); return;             // the pool answers; its queue is bounded
     case Phase::kClosed: timer_.cancel(); return;
   }
@@ -62,6 +67,7 @@ void Connection::OnDeadline() {
   switch (phase_) {
     case Phase::kIdle:
     case Phase::kWriting:
+    case Phase::kLingering:
       Close();
       break;
     case Phase::kPool:
@@ -88,6 +94,7 @@ void Connection::Read() {
 void Connection::OnReadable(const boost::system::error_code& error) {
   if (phase_ == Phase::kClosed) return;
   if (error) return Close();
+  if (phase_ == Phase::kLingering) return Drain();
   char* room = in_.Reserve(kReadChunk / 2, kReadChunk);
   const ssize_t n = ReceiveStamped(socket_.native_handle(), room, in_.space(), &arrival_ns_);
   if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) return Read();
@@ -223,7 +230,19 @@ void Connection::Reject(int status, const std::string& reason, const char* extra
   loop_->router().Reject(status, reason, parser_.head_complete() ? parser_.request().content_type : "",
                          extra_headers, &response_);
   close_after_write_ = true;
+  linger_after_write_ = true;
   Flush(true);
+}
+
+void Connection::Drain() {
+  for (;;) {
+    char* room = in_.Reserve(kReadChunk, kReadChunk);
+    const ssize_t n = ::recv(socket_.native_handle(), room, in_.space(), 0);
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) return Read();
+    if (n <= 0) return Close();  // the client has closed (or reset): done
+    in_.Commit(static_cast<size_t>(n));
+    in_.Consume(static_cast<size_t>(n));
+  }
 }
 
 void Connection::Flush(bool with_response) {
@@ -248,6 +267,10 @@ void Connection::OnWritten(const boost::system::error_code& error, size_t bytes)
     if (!error) {
       boost::system::error_code ignored;
       socket_.shutdown(boost::asio::ip::tcp::socket::shutdown_send, ignored);
+      if (linger_after_write_ && !loop_->stopping()) {
+        SetPhase(Phase::kLingering);
+        return Drain();
+      }
     }
     return Close();
   }

@@ -31,7 +31,10 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void CloseIfIdle();
 
  private:
-  enum class Phase { kIdle, kHead, kBody, kPool, kWriting, kClosed };
+  // kLingering: a rejection was written and sending shut down; what the client still sends is read
+  // and dropped until it closes (or kLingerTime passes), so that closing does not reset the
+  // connection under the answer before the client has read it.
+  enum class Phase { kIdle, kHead, kBody, kPool, kWriting, kLingering, kClosed };
 
   void Read();
   void OnReadable(const boost::system::error_code& error);
@@ -43,6 +46,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void Flush(bool with_response);
   void OnWritten(const boost::system::error_code& error, size_t bytes);
   void SendContinue();
+  // Lingering: reads and drops what has arrived; closes at EOF.
+  void Drain();
   void Reject(int status, const std::string& reason, const char* extra_headers = "");
   // Runs the deferred call on the blocking pool; the response is written when it is done.
   void RunOnPool();
@@ -63,6 +68,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   HttpResponse response_;
   std::string out_;                    // answers to pipelined requests not yet written
   bool close_after_write_ = false;
+  bool linger_after_write_ = false;  // a rejection: the client may still be sending
   bool run_deferred_after_write_ = false;  // response_ holds a call for the pool, behind out_
   Phase phase_ = Phase::kIdle;
   bool continue_sent_ = false;

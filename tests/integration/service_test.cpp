@@ -201,6 +201,18 @@ TEST_CASE("bad requests get the contract's status and fault, and the service kee
   CHECK(service.Stop() == 0);
 }
 
+TEST_CASE("a client still sending a refused body gets the answer, not a reset", "[integration][http][limits]") {
+  ServiceProcess service("", {"--max-message", "1000"});
+  const std::string body(5 * 1024 * 1024, 'x');  // refused from its Content-Length, then sent in full anyway
+  lather::test::RawConnection connection(service.port());
+  REQUIRE(connection.Send("POST /soap HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml\r\nContent-Length: " +
+                          std::to_string(body.size()) + "\r\n\r\n" + body));
+  const RawResponse r = connection.Receive();
+  CHECK(r.status == 413);
+  CHECK(ElementText(r.body, "faultcode") == "SOAP-ENV:Client");
+  CHECK(IncrementOnce(service) == 2);
+}
+
 TEST_CASE("mustUnderstand header blocks addressed to the service are refused, others are ignored",
           "[integration][faults]") {
   ServiceProcess service;
