@@ -1,5 +1,7 @@
 #include "service/blocking_pool.h"
 
+#include <pthread.h>
+#include <sched.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -31,6 +33,16 @@ Status BlockingPool::Start(const ServerOptions& options, GroupCommitter* committ
   }
   *pool = std::move(p);
   return Status::Ok();
+}
+
+ScopedIdlePriority::ScopedIdlePriority() {
+  sched_param param{};
+  changed_ = pthread_setschedparam(pthread_self(), SCHED_IDLE, &param) == 0;
+}
+
+ScopedIdlePriority::~ScopedIdlePriority() {
+  sched_param param{};
+  if (changed_) pthread_setschedparam(pthread_self(), SCHED_OTHER, &param);  // the thread's nice value stays
 }
 
 BlockingPool::~BlockingPool() { Stop(); }

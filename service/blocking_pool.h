@@ -21,6 +21,20 @@
 
 namespace lather {
 
+// While it lives, the calling thread runs under SCHED_IDLE: any runnable normal thread (an event
+// loop with a quick call) preempts it at once. For the long parses of large echoes on the pool;
+// store calls, which mostly sleep on a commit, keep the normal policy so that they are not starved.
+class ScopedIdlePriority {
+ public:
+  ScopedIdlePriority();
+  ~ScopedIdlePriority();
+  ScopedIdlePriority(const ScopedIdlePriority&) = delete;
+  ScopedIdlePriority& operator=(const ScopedIdlePriority&) = delete;
+
+ private:
+  bool changed_ = false;
+};
+
 class BlockingPool {
  public:
   using Job = std::function<void(SoapEngine& engine)>;

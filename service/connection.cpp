@@ -11,6 +11,7 @@
 #include <array>
 #include <cerrno>
 #include <chrono>
+#include <optional>
 
 #include "common/log.h"
 #include "service/event_loop.h"
@@ -19,6 +20,11 @@
 namespace lather {
 namespace {
 constexpr size_t kReadChunk = 16 * 1024;
+// The most one read takes from a socket, and one write gives it, per wake-up of the loop.
+constexpr size_t kMaxReadPerWake = 256 * 1024;
+constexpr size_t kMaxWritePerWake = 256 * 1024;
+// Buffers larger than this are freed on the blocking pool rather than on the loop.
+constexpr size_t kFreeOffLoopBytes = 1024 * 1024;
 // After a rejection, how long the rest of the client's request is read and dropped before closing.
 constexpr std::chrono::milliseconds kLingerTime{5000};
 // Answers up to this size are copied together for one write; larger ones are written from where they are.
@@ -95,8 +101,13 @@ void Connection::OnReadable(const boost::system::error_code& error) {
   if (phase_ == Phase::kClosed) return;
   if (error) return Close();
   if (phase_ == Phase::kLingering) return Drain();
-  char* room = in_.Reserve(kReadChunk / 2, kReadChunk);
-  const ssize_t n = ReceiveStamped(socket_.native_handle(), room, in_.space(), &arrival_ns_);
+  // A large body announced by Content-Length gets its whole buffer at once (growing by doubling would
+  // copy it again and again on the loop), and one wake-up reads at most kMaxReadPerWake of it, so that
+  // a 30 MB upload shares the loop with the quick calls of other connections.
+  const size_t room_wanted = std::max(kReadChunk / 2, parser_.expected_size() > in_.size()
+                                                          ? parser_.expected_size() - in_.size() : size_t{0});
+  char* room = in_.Reserve(std::min(room_wanted, loop_->options().http.max_body_bytes + kReadChunk), kReadChunk);
+  const ssize_t n = ReceiveStamped(socket_.native_handle(), room, std::min(in_.space(), kMaxReadPerWake), &arrival_ns_);
   if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) return Read();
   if (n <= 0) {
     // EOF or reset: the client is gone; a half-sent request is simply dropped (no side effect).
@@ -115,7 +126,7 @@ void Connection::Process() {
       if (!out_.empty()) return Flush(false);
       if (loop_->stopping()) return Close();
       SetPhase(Phase::kIdle);
-      in_.Release();  // idle: give the read buffer back (it is taken again on the next read)
+      ReleaseBuffers();  // idle: give the read buffer back (it is taken again on the next read)
       return Read();
     }
     switch (parser_.Parse(in_.data())) {
@@ -174,7 +185,10 @@ void Connection::RunOnPool() {
   const SoapCall call = response_.call;
   const int64_t arrival = arrival_ns_;
   const double limit = loop_->router().max_queue_wait();
-  const bool accepted = loop_->pool().Submit([self, call, work, arrival, limit](SoapEngine& engine) mutable {
+  const bool large = call.body.size() > loop_->options().long_body_bytes;
+  const bool accepted = loop_->pool().Submit([self, call, work, arrival, limit, large](SoapEngine& engine) mutable {
+    std::optional<ScopedIdlePriority> idle;
+    if (large) idle.emplace();  // a large echo yields to the loops at once
     std::string body;
     SoapOutcome outcome;
     const double waited = static_cast<double>(std::max<int64_t>(0, RealtimeNanos() - arrival)) / 1e9;
@@ -249,9 +263,13 @@ void Connection::Flush(bool with_response) {
   SetPhase(Phase::kWriting);
   std::array<boost::asio::const_buffer, 3> buffers = {boost::asio::buffer(out_), boost::asio::const_buffer(),
                                                       boost::asio::const_buffer()};
+  body_written_ = body_size_ = 0;
   if (with_response) {
+    body_size_ = response_.body.size();
     buffers[1] = boost::asio::buffer(response_.head);
-    buffers[2] = boost::asio::buffer(response_.body);
+    // A large body goes out kMaxWritePerWake at a time (see WriteMore), the rest after other work.
+    body_written_ = std::min(response_.body.size(), kMaxWritePerWake);
+    buffers[2] = boost::asio::buffer(response_.body.data(), body_written_);
   }
   boost::asio::async_write(socket_, buffers,
                            [self = shared_from_this()](const boost::system::error_code& error, size_t bytes) {
@@ -259,8 +277,33 @@ void Connection::Flush(bool with_response) {
                            });
 }
 
+void Connection::ReleaseBuffers() {
+  // Freeing tens of megabytes (munmap) takes milliseconds: a large buffer is freed on the pool.
+  if (in_.capacity() > kFreeOffLoopBytes) {
+    std::shared_ptr<char[]> storage(in_.TakeStorage().release());
+    if (!loop_->pool().Submit([storage](SoapEngine&) mutable { storage.reset(); })) storage.reset();
+  }
+  in_.Release();
+  if (response_.body.capacity() > kFreeOffLoopBytes) {
+    auto body = std::make_shared<std::string>(std::move(response_.body));
+    response_.body = std::string();
+    if (!loop_->pool().Submit([body](SoapEngine&) mutable { body.reset(); })) body.reset();
+  }
+}
+
+void Connection::WriteMore() {
+  const size_t slice = std::min(body_size_ - body_written_, kMaxWritePerWake);
+  const char* from = response_.body.data() + body_written_;
+  body_written_ += slice;
+  boost::asio::async_write(socket_, boost::asio::buffer(from, slice),
+                           [self = shared_from_this()](const boost::system::error_code& error, size_t bytes) {
+                             self->OnWritten(error, bytes);
+                           });
+}
+
 void Connection::OnWritten(const boost::system::error_code& error, size_t bytes) {
   if (!error) loop_->metrics().AddBytesSent(bytes);
+  if (!error && body_written_ < body_size_) return WriteMore();
   out_.clear();
   if (out_.capacity() > 4 * kCoalesceBytes) std::string().swap(out_);
   if (error || close_after_write_ || loop_->stopping()) {

@@ -45,6 +45,10 @@ class Connection : public std::enable_shared_from_this<Connection> {
   // Writes the pending answers (and response_ too, with `with_response`).
   void Flush(bool with_response);
   void OnWritten(const boost::system::error_code& error, size_t bytes);
+  // Gives back the read buffer (and a large answer's memory) while the connection is idle.
+  void ReleaseBuffers();
+  // Writes the next slice of a large response body.
+  void WriteMore();
   void SendContinue();
   // Lingering: reads and drops what has arrived; closes at EOF.
   void Drain();
@@ -67,6 +71,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
   HttpRequestParser parser_;
   HttpResponse response_;
   std::string out_;                    // answers to pipelined requests not yet written
+  size_t body_size_ = 0;     // of response_.body being written (0: none)
+  size_t body_written_ = 0;  // of it, handed to the socket so far
   bool close_after_write_ = false;
   bool linger_after_write_ = false;  // a rejection: the client may still be sending
   bool run_deferred_after_write_ = false;  // response_ holds a call for the pool, behind out_

@@ -53,6 +53,8 @@ class HttpRequestParser {
   size_t consumed() const { return consumed_; }
   // True once the head is parsed (the body may still be arriving).
   bool head_complete() const { return state_ != State::kHead; }
+  // Bytes of the whole request (head + body) once the head is parsed with a Content-Length; 0 otherwise.
+  size_t expected_size() const { return state_ == State::kBody ? body_start_ + content_length_ : 0; }
   int error_status() const { return error_status_; }
   const std::string& error_reason() const { return error_reason_; }
 

@@ -4,6 +4,7 @@
 // idle. Not thread-safe (one connection's).
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstring>
 #include <memory>
@@ -26,8 +27,8 @@ class ReadBuffer {
     if (capacity_ - held >= min_room) {
       std::memmove(bytes_.get(), bytes_.get() + begin_, held);
     } else {
-      size_t capacity = capacity_ == 0 ? chunk : capacity_;
-      while (capacity - held < min_room) capacity += capacity > chunk ? capacity : chunk;
+      // Double (small requests grow cheaply), or take exactly what is asked for if that is more.
+      const size_t capacity = std::max(capacity_ == 0 ? chunk : 2 * capacity_, held + min_room);
       std::unique_ptr<char[]> grown(new char[capacity]);  // not zero-filled: only read into
       if (held > 0) std::memcpy(grown.get(), bytes_.get() + begin_, held);
       bytes_ = std::move(grown);
@@ -46,6 +47,15 @@ class ReadBuffer {
   void Consume(size_t n) {
     begin_ += n;
     if (begin_ == end_) begin_ = end_ = 0;
+  }
+
+  size_t capacity() const { return capacity_; }
+
+  // Hands over the memory (when empty), for the caller to free elsewhere.
+  std::unique_ptr<char[]> TakeStorage() {
+    if (!empty()) return nullptr;
+    capacity_ = begin_ = end_ = 0;
+    return std::move(bytes_);
   }
 
   // Frees the memory; only when empty (an idle connection holds no buffer).
