@@ -170,8 +170,15 @@ TEST_CASE("bad requests get the contract's status and fault, and the service kee
   for (int i = 0; i < 50000; ++i) namespaces += " xmlns:p" + std::to_string(i) + "=\"urn:" + std::to_string(i) + "\"";
   // Baselines after one valid call (the first call allocates what every call reuses).
   CHECK(IncrementOnce(service) == 2);
+  // (The service closes that call's connection when it sees the client's close: wait for it.)
+  long fds_before = OpenFds(service.pid());
+  for (int i = 0; i < 20; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    const long now = OpenFds(service.pid());
+    if (now == fds_before) break;
+    fds_before = now;
+  }
   const long rss_before = ResidentKiB(service.pid());
-  const long fds_before = OpenFds(service.pid());
   const Case cases[] = {
       {"invalid UTF-8 (overlong)", kSoap11Type, Envelope(kEnv11, "<l:IncCounter><l:name>gu\xC0\xAF" "arded</l:name></l:IncCounter>"), "", 500, "Client", false},
       {"a lone continuation byte", kSoap12Type, Envelope(kEnv12, "<l:IncCounter><l:name>\x80guarded</l:name></l:IncCounter>"), "", 400, "Sender", true},
@@ -229,7 +236,7 @@ TEST_CASE("bad requests get the contract's status and fault, and the service kee
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
     fds_after = OpenFds(service.pid());
   }
-  CHECK(fds_after == fds_before);
+  CHECK(fds_after <= fds_before);
   const long rss_after = ResidentKiB(service.pid());
   INFO("RSS " << rss_before << " KiB before the bad requests, " << rss_after << " KiB after");
 #if defined(__SANITIZE_ADDRESS__)
