@@ -72,6 +72,7 @@ void HttpRequestParser::Reset() {
   content_encoding_.clear();
   soap_action_.clear();
   host_.clear();
+  forwarded_proto_.clear();
   chunked_body_.clear();
   request_ = HttpRequest{};
 }
@@ -195,6 +196,8 @@ HttpRequestParser::Result HttpRequestParser::ParseHead(std::string_view head) {
       request_.has_soap_action = true;
     } else if (EqualsIgnoreCase(name, "host")) {
       host_.assign(value);
+    } else if (EqualsIgnoreCase(name, "x-forwarded-proto")) {
+      forwarded_proto_.assign(Trim(value.substr(0, value.find(','))));
     } else if (EqualsIgnoreCase(name, "connection")) {
       keep_alive_token = keep_alive_token || ListContains(value, "keep-alive");
       close_token = close_token || ListContains(value, "close");
@@ -222,6 +225,7 @@ HttpRequestParser::Result HttpRequestParser::ParseHead(std::string_view head) {
   request_.content_encoding = content_encoding_;
   request_.soap_action = soap_action_;
   request_.host = host_;
+  request_.forwarded_proto = forwarded_proto_;
   return Result::kNeedMore;  // head done; the body follows
 }
 

@@ -144,6 +144,12 @@ TEST_CASE("GET /soap?wsdl returns the contract with the address the client used"
     }
     CHECK(doc.select_nodes("//*[local-name()='binding' and @name]").size() == 2);
   }
+  // Behind a proxy that terminates TLS, the address clients are told is https.
+  const RawResponse proxied = SendRaw(service.port(),
+      "GET /soap?wsdl HTTP/1.1\r\nHost: lather.example\r\nX-Forwarded-Proto: https\r\n\r\n");
+  REQUIRE(proxied.status == 200);
+  CHECK(proxied.body.find("location=\"https://lather.example/soap\"") != std::string::npos);
+  CHECK(proxied.body.find("location=\"http://") == std::string::npos);
   const RawResponse health = SendRaw(service.port(), "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n");
   CHECK(health.status == 200);
   CHECK(health.body == "ok\n");
