@@ -58,8 +58,8 @@ void BlockingConnection::Serve() {
       if (ReadMore(Clock::now() + options_.idle_timeout, true) != ReadResult::kData) break;
     }
     if (!ReadRequest()) break;
-    const double waited = static_cast<double>(std::max<int64_t>(0, RealtimeNanos() - arrival_ns_)) / 1e9;
-    router_.Route(parser_.request(), !shared_.stopping->load(std::memory_order_relaxed), waited, &response_);
+    router_.Route(parser_.request(), !shared_.stopping->load(std::memory_order_relaxed), SecondsSince(arrival_ns_),
+                  &response_);
     if (response_.deferred && !RunDeferred()) break;
     if (parser_.request().http10 && !response_.close) {
       // HTTP/1.0 clients (ApacheBench -k) keep the connection only if the response says so.
@@ -141,35 +141,21 @@ bool BlockingConnection::ReadRequest() {
 
 bool BlockingConnection::RunDeferred() {
   // The job runs on a pool thread while this one waits for it (the call points into in_).
-  struct Result {
+  struct Handoff {
     boost::mutex mutex;
     boost::condition_variable ready;
     bool done = false;
-    bool busy = false;
-    SoapOutcome outcome;
-    std::string body;
-    double waited = 0;
-    double seconds = 0;
-  } result;
+    DeferredResult result;
+  } handoff;
   const SoapCall call = response_.call;
   const int64_t arrival = arrival_ns_;
   const double limit = router_.max_queue_wait();
-  const bool accepted = shared_.pool->Submit([&result, call, arrival, limit](SoapEngine& engine) {
-    std::string body;
-    SoapOutcome outcome;
-    const double waited = static_cast<double>(std::max<int64_t>(0, RealtimeNanos() - arrival)) / 1e9;
-    const bool busy = limit > 0 && waited > limit;
-    const auto start = Clock::now();
-    if (!busy) outcome = engine.Serve(call, &body);
-    const auto end = Clock::now();
-    boost::lock_guard<boost::mutex> lock(result.mutex);
-    result.outcome = outcome;
-    result.body = std::move(body);
-    result.busy = busy;
-    result.waited = waited;
-    result.seconds = std::chrono::duration<double>(end - start).count();
-    result.done = true;
-    result.ready.notify_one();  // under the lock: `result` lives on the waiting thread's stack
+  const bool accepted = shared_.pool->Submit([&handoff, call, arrival, limit](SoapEngine& engine) {
+    DeferredResult result = ServeDeferred(engine, call, arrival, limit);
+    boost::lock_guard<boost::mutex> lock(handoff.mutex);
+    handoff.result = std::move(result);
+    handoff.done = true;
+    handoff.ready.notify_one();  // under the lock: `handoff` lives on the waiting thread's stack
   });
   if (!accepted) {
     Reject(503, "the server is busy: too many requests are waiting for the store; retry later", "Retry-After: 1\r\n");
@@ -177,18 +163,12 @@ bool BlockingConnection::RunDeferred() {
   }
   metrics_->RequestStarted();
   {
-    boost::unique_lock<boost::mutex> lock(result.mutex);
-    while (!result.done) result.ready.wait(lock);
+    boost::unique_lock<boost::mutex> lock(handoff.mutex);
+    while (!handoff.done) handoff.ready.wait(lock);
   }
   metrics_->RequestFinished();
   if (shared_.stopping->load(std::memory_order_relaxed)) response_.keep_alive = false;
-  if (result.busy) {
-    router_.Busy(result.waited, parser_.request().content_type, response_.keep_alive, Clock::now(), &response_);
-    return true;
-  }
-  metrics_->RecordQueueWait(result.waited);
-  response_.body = std::move(result.body);
-  router_.CompleteDeferred(result.outcome, result.seconds, &response_);
+  router_.CompleteDeferred(std::move(handoff.result), &response_);
   return true;
 }
 

@@ -5,9 +5,11 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <exception>
 
 #include "common/log.h"
+#include "service/stamped_receive.h"
 
 namespace lather {
 namespace {
@@ -43,6 +45,17 @@ ScopedIdlePriority::ScopedIdlePriority() {
 ScopedIdlePriority::~ScopedIdlePriority() {
   sched_param param{};
   if (changed_) pthread_setschedparam(pthread_self(), SCHED_OTHER, &param);  // the thread's nice value stays
+}
+
+DeferredResult ServeDeferred(SoapEngine& engine, const SoapCall& call, int64_t arrival_ns, double limit_seconds) {
+  DeferredResult result;
+  result.waited = SecondsSince(arrival_ns);
+  result.busy = limit_seconds > 0 && result.waited > limit_seconds;
+  if (result.busy) return result;
+  const auto start = std::chrono::steady_clock::now();
+  result.outcome = engine.Serve(call, &result.body);
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return result;
 }
 
 BlockingPool::~BlockingPool() { Stop(); }

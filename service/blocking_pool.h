@@ -35,6 +35,19 @@ class ScopedIdlePriority {
   bool changed_ = false;
 };
 
+// What a deferred call came to on the pool (see ServeDeferred).
+struct DeferredResult {
+  SoapOutcome outcome;
+  std::string body;
+  double waited = 0;   // seconds from the request's arrival until a pool thread took it
+  double seconds = 0;  // its execution
+  bool busy = false;   // it had waited longer than the limit and was not run
+};
+
+// Runs `call` on a pool worker's `engine`, unless it has waited longer than `limit_seconds` (> 0)
+// since `arrival_ns` (a receive stamp): then it is not run and the result says busy.
+DeferredResult ServeDeferred(SoapEngine& engine, const SoapCall& call, int64_t arrival_ns, double limit_seconds);
+
 class BlockingPool {
  public:
   using Job = std::function<void(SoapEngine& engine)>;

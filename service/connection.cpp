@@ -145,8 +145,7 @@ void Connection::Process() {
       case HttpRequestParser::Result::kError:
         return Reject(parser_.error_status(), parser_.error_reason());
       case HttpRequestParser::Result::kComplete: {
-        const double waited = static_cast<double>(std::max<int64_t>(0, RealtimeNanos() - arrival_ns_)) / 1e9;
-        loop_->router().Route(parser_.request(), !loop_->stopping(), waited, &response_);
+        loop_->router().Route(parser_.request(), !loop_->stopping(), SecondsSince(arrival_ns_), &response_);
         if (response_.deferred) {
           if (out_.empty()) return RunOnPool();
           run_deferred_after_write_ = true;  // the answers before it go first
@@ -189,15 +188,8 @@ void Connection::RunOnPool() {
   const bool accepted = loop_->pool().Submit([self, call, work, arrival, limit, large](SoapEngine& engine) mutable {
     std::optional<ScopedIdlePriority> idle;
     if (large) idle.emplace();  // a large echo yields to the loops at once
-    std::string body;
-    SoapOutcome outcome;
-    const double waited = static_cast<double>(std::max<int64_t>(0, RealtimeNanos() - arrival)) / 1e9;
-    const bool busy = limit > 0 && waited > limit;
-    const auto start = std::chrono::steady_clock::now();
-    if (!busy) outcome = engine.Serve(call, &body);
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    boost::asio::post(self->loop_->io(), [self, outcome, waited, busy, seconds, body = std::move(body)]() mutable {
-      self->FinishOnLoop(outcome, std::move(body), seconds, waited, busy);
+    boost::asio::post(self->loop_->io(), [self, result = ServeDeferred(engine, call, arrival, limit)]() mutable {
+      self->FinishOnLoop(std::move(result));
     });
     work.reset();
   });
@@ -208,19 +200,11 @@ void Connection::RunOnPool() {
   }
 }
 
-void Connection::FinishOnLoop(const SoapOutcome& outcome, std::string body, double seconds, double waited,
-                              bool busy) {
+void Connection::FinishOnLoop(DeferredResult result) {
   loop_->metrics().RequestFinished();
   if (phase_ == Phase::kClosed) return;
   if (loop_->stopping()) response_.keep_alive = false;
-  if (busy) {
-    loop_->router().Busy(waited, parser_.request().content_type, response_.keep_alive,
-                         std::chrono::steady_clock::now(), &response_);
-  } else {
-    loop_->metrics().RecordQueueWait(waited);
-    response_.body = std::move(body);
-    loop_->router().CompleteDeferred(outcome, seconds, &response_);
-  }
+  loop_->router().CompleteDeferred(std::move(result), &response_);
   if (Queue()) Process();  // more pipelined requests may be buffered behind it
 }
 

@@ -55,8 +55,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void Reject(int status, const std::string& reason, const char* extra_headers = "");
   // Runs the deferred call on the blocking pool; the response is written when it is done.
   void RunOnPool();
-  // `waited`: seconds from arrival until a pool thread took it; `busy`: over the limit, not run.
-  void FinishOnLoop(const SoapOutcome& outcome, std::string body, double seconds, double waited, bool busy);
+  void FinishOnLoop(DeferredResult result);
   void SetPhase(Phase phase);
   // "address:port" of the client, for the log.
   std::string PeerName() const;

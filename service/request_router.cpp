@@ -18,8 +18,17 @@ RequestRouter::RequestRouter(SoapEngine* engine, LoopMetrics* metrics, std::stri
                              size_t long_body_bytes)
     : engine_(engine), metrics_(metrics), long_body_bytes_(long_body_bytes), local_address_(std::move(local_address)) {}
 
-void RequestRouter::CompleteDeferred(const SoapOutcome& outcome, double seconds, HttpResponse* response) {
-  metrics_->RecordRequest(outcome.operation, outcome.http_status == 200 ? 0 : outcome.sender_fault ? 1 : 2, seconds);
+void RequestRouter::CompleteDeferred(DeferredResult result, HttpResponse* response) {
+  if (result.busy) {
+    const bool keep_alive = response->keep_alive;
+    return Busy(result.waited, response->call.content_type_version == 2 ? kSoap12ContentType : kSoap11ContentType,
+                keep_alive, std::chrono::steady_clock::now(), response);
+  }
+  metrics_->RecordQueueWait(result.waited);
+  response->body = std::move(result.body);
+  const SoapOutcome& outcome = result.outcome;
+  metrics_->RecordRequest(outcome.operation, outcome.http_status == 200 ? 0 : outcome.sender_fault ? 1 : 2,
+                          result.seconds);
   metrics_->RecordParseSerialize(outcome.parse_seconds, outcome.serialize_seconds);
   response->head.clear();
   AppendResponseHead(outcome.http_status, outcome.soap_version == 2 ? kSoap12ContentType : kSoap11ContentType,

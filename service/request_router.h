@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "service/blocking_pool.h"
 #include "service/http_request_parser.h"
 #include "service/metrics.h"
 #include "service/soap_adapter.h"
@@ -45,8 +46,9 @@ class RequestRouter {
 
   void set_local_address(std::string address) { local_address_ = std::move(address); }
 
-  // The head and metrics of a response the blocking pool produced for a deferred call.
-  void CompleteDeferred(const SoapOutcome& outcome, double seconds, HttpResponse* response);
+  // The answer to a deferred call the blocking pool came back with: its response and metrics, or
+  // Busy() when it had waited too long to be run. response->keep_alive says whether to keep the connection.
+  void CompleteDeferred(DeferredResult result, HttpResponse* response);
 
   // SOAP requests that waited longer than `limit_seconds` (> 0) get Busy() instead of being run.
   void set_max_queue_wait(double limit_seconds) { max_queue_wait_ = limit_seconds; }

@@ -18,6 +18,11 @@ int64_t RealtimeNanos() {
   return static_cast<int64_t>(now.tv_sec) * 1000000000 + now.tv_nsec;
 }
 
+double SecondsSince(int64_t arrival_ns) {
+  const int64_t waited = RealtimeNanos() - arrival_ns;
+  return waited > 0 ? static_cast<double>(waited) / 1e9 : 0.0;
+}
+
 ssize_t ReceiveStamped(int fd, char* buffer, size_t length, int64_t* arrival_ns) {
   iovec data{buffer, length};
   alignas(cmsghdr) char control[CMSG_SPACE(sizeof(timespec))];

@@ -22,4 +22,7 @@ ssize_t ReceiveStamped(int fd, char* buffer, size_t length, int64_t* arrival_ns)
 // CLOCK_REALTIME in nanoseconds, the clock of the stamps.
 int64_t RealtimeNanos();
 
+// Seconds from `arrival_ns` (a stamp) until now; 0 if the clocks disagree.
+double SecondsSince(int64_t arrival_ns);
+
 }  // namespace lather
