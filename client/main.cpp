@@ -1,8 +1,8 @@
 // lather-call: calls one operation of a Lather (or any same-WSDL) service and prints the result.
-#include <chrono>
 #include <cstdio>
 
 #include "LatherSoap.nsmap"
+#include "client/echo_samples_command.h"
 #include "client/soap_client.h"
 #include "common/flag_parser.h"
 
@@ -21,7 +21,8 @@ constexpr char kCommands[] =
     "  hello                  prints the greeting\n"
     "  inc-counter NAME       adds 1 to counter NAME, prints the new value\n"
     "  get-counter NAME       prints counter NAME (0 if unknown)\n"
-    "  echo-samples           sends --count generated samples, checks the echo, prints sizes and time\n"
+    "  echo-samples           sends --count generated samples, checks the echo field by field, prints\n"
+    "                         bytes each way and client serialize / server round trip / client parse times\n"
     "\nexit codes: 0 ok, 1 echo mismatch, 2 SOAP fault, 3 connection error or timeout, 64 usage\n";
 
 int Usage(const std::string& message) {
@@ -40,38 +41,18 @@ int Report(const lather::Status& status) {
              : kExitMismatch;
 }
 
-int EchoSamples(lather::Client* client, const lather::SampleShape& shape) {
-  const std::vector<lather::DataSample> samples = lather::GenerateSamples(shape);
-  std::vector<lather::DataSample> echoed;
-  const auto start = std::chrono::steady_clock::now();
-  lather::Status s = client->EchoDataSamples(samples, &echoed);
-  const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  if (!s.ok()) return Report(s);
-  const std::string difference = lather::FirstDifference(samples, echoed);
-  if (!difference.empty()) {
-    std::fprintf(stderr, "lather-call: echo differs: %s\n", difference.c_str());
-    return kExitMismatch;
-  }
-  std::printf("echoed %zu samples: equal; %llu bytes sent, %llu bytes received; round trip %.3f ms\n",
-              samples.size(), static_cast<unsigned long long>(client->last_bytes_sent()),
-              static_cast<unsigned long long>(client->last_bytes_received()), ms);
-  return 0;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
   lather::ClientOptions options;
-  lather::SampleShape shape;
+  lather::EchoSamplesFlags echo;
   bool help = false;
-  int64_t timeout = options.timeout_seconds, count = 100, depth = 1, seed = 1;
+  int64_t timeout = options.timeout_seconds;
   lather::FlagParser flags("lather-call [flags] COMMAND [ARG]");
   flags.AddString("url", 'u', "URL", "service endpoint (default http://127.0.0.1:8080/soap)", &options.url);
   flags.AddBool("soap12", 0, "send SOAP 1.2 (application/soap+xml) instead of SOAP 1.1", &options.soap12);
   flags.AddInt("timeout", 0, "SECONDS", "connect/send/receive timeout (default 30)", 1, 3600, &timeout);
-  flags.AddInt("count", 'n', "N", "echo-samples: number of samples (default 100)", 0, 10000000, &count);
-  flags.AddInt("depth", 0, "D", "echo-samples: levels of nested children (default 1)", 0, 100, &depth);
-  flags.AddInt("seed", 0, "S", "echo-samples: generator seed (default 1)", 0, INT64_MAX, &seed);
+  lather::AddEchoSamplesFlags(&flags, &echo);
   flags.AddBool("help", 'h', "print this help", &help);
   std::vector<std::string> args;
   lather::Status s = flags.Parse(argc, argv, &args);
@@ -82,9 +63,6 @@ int main(int argc, char** argv) {
   if (!s.ok()) return Usage(s.message());
   if (args.empty()) return Usage("no command given (see --help)");
   options.timeout_seconds = static_cast<int>(timeout);
-  shape.count = static_cast<size_t>(count);
-  shape.depth = static_cast<int>(depth);
-  shape.seed = static_cast<uint64_t>(seed);
 
   const std::string& command = args[0];
   const size_t want_args = (command == "increment" || command == "inc-counter" || command == "get-counter") ? 2 : 1;
@@ -113,7 +91,7 @@ int main(int argc, char** argv) {
     s = command == "inc-counter" ? client.IncCounter(args[1], &value) : client.GetCounter(args[1], &value);
     if (s.ok()) std::printf("%lld\n", static_cast<long long>(value));
   } else {
-    return EchoSamples(&client, shape);
+    s = lather::RunEchoSamples(&client, echo);
   }
   return s.ok() ? 0 : Report(s);
 }

@@ -20,13 +20,20 @@ class Client::Proxy : public LatherSoapProxy {
  private:
   static int CountingSend(struct soap* s, const char* data, size_t length) {
     auto* self = static_cast<Proxy*>(s->user);
-    self->owner_->bytes_sent_ += length;
-    return self->default_send_(s, data, length);
+    Client* owner = self->owner_;
+    if (owner->bytes_sent_ == 0) owner->first_send_ = Clock::now();
+    owner->bytes_sent_ += length;
+    if (owner->send_copy_ != nullptr) owner->send_copy_->append(data, length);
+    const int result = self->default_send_(s, data, length);
+    owner->last_send_ = Clock::now();
+    return result;
   }
   static size_t CountingRecv(struct soap* s, char* data, size_t length) {
     auto* self = static_cast<Proxy*>(s->user);
     const size_t n = self->default_recv_(s, data, length);
-    self->owner_->bytes_received_ += n;
+    Client* owner = self->owner_;
+    if (owner->bytes_received_ == 0 && n > 0) owner->first_receive_ = Clock::now();
+    owner->bytes_received_ += n;
     return n;
   }
 
@@ -137,6 +144,19 @@ Client::~Client() {
 
 void Client::BeginCall() {
   bytes_sent_ = bytes_received_ = 0;
+  call_start_ = Clock::now();
+  first_send_ = last_send_ = first_receive_ = call_start_;
+}
+
+CallTimes Client::last_times() const {
+  auto seconds = [](Clock::time_point from, Clock::time_point to) {
+    return to > from ? std::chrono::duration<double>(to - from).count() : 0.0;
+  };
+  CallTimes t;
+  t.serialize_seconds = seconds(call_start_, first_send_);
+  t.wait_seconds = seconds(last_send_, first_receive_);
+  t.parse_seconds = seconds(first_receive_, call_end_);
+  return t;
 }
 
 Status Client::EndCall(int error) {
@@ -170,6 +190,7 @@ Status Client::EndCall(int error) {
     }
   }
   proxy_->destroy();  // soap_destroy + soap_end: free this call's objects
+  call_end_ = Clock::now();
   return status;
 }
 

@@ -3,6 +3,7 @@
 // reset), Timeout, or Internal. A Client is not thread-safe; use one per thread.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -14,6 +15,13 @@
 struct soap;
 
 namespace lather {
+
+// Where the time of the last call went, from the client's side of the socket.
+struct CallTimes {
+  double serialize_seconds = 0;  // from the call to the first byte sent (conversion and serialization)
+  double wait_seconds = 0;       // from the last byte sent to the first byte received (the server's round trip)
+  double parse_seconds = 0;      // from the first byte received to the call's return (reading and conversion)
+};
 
 struct ClientOptions {
   // The service endpoint.
@@ -45,6 +53,11 @@ class Client {
   // Bytes of the last call on the wire (HTTP headers included), each way.
   uint64_t last_bytes_sent() const { return bytes_sent_; }
   uint64_t last_bytes_received() const { return bytes_received_; }
+  // Where the last call's time went (see CallTimes).
+  CallTimes last_times() const;
+  // While `sink` is not null, every byte sent (HTTP head and body) is also appended to *sink; the
+  // caller owns the string and must keep it alive while set.
+  void set_send_copy(std::string* sink) { send_copy_ = sink; }
 
  private:
   class Proxy;
@@ -58,6 +71,10 @@ class Client {
   struct soap* soap_;
   uint64_t bytes_sent_ = 0;
   uint64_t bytes_received_ = 0;
+  std::string* send_copy_ = nullptr;
+  // Stamps of the last call: start, first and last byte sent, first byte received, return.
+  using Clock = std::chrono::steady_clock;
+  Clock::time_point call_start_{}, first_send_{}, last_send_{}, first_receive_{}, call_end_{};
 };
 
 }  // namespace lather

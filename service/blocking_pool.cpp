@@ -5,6 +5,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <exception>
 
@@ -14,6 +15,7 @@
 namespace lather {
 namespace {
 constexpr int kPoolNice = 10;  // Linux: per-thread nice value of the pool's threads
+constexpr size_t kPoolStack = size_t{8} << 20;  // per pool thread (the usual default), more if --max-depth needs it
 }  // namespace
 
 Status BlockingPool::Start(const ServerOptions& options, GroupCommitter* committer,
@@ -28,10 +30,13 @@ Status BlockingPool::Start(const ServerOptions& options, GroupCommitter* committ
     worker->engine = std::make_unique<SoapEngine>(worker->operations.get(), options.soap, false);
     p->workers_.push_back(std::move(worker));
   }
+  // Large echoes are parsed here: the stack must hold gSOAP's recursion to --max-depth.
+  boost::thread::attributes attributes;
+  attributes.set_stack_size(std::max(kPoolStack, SoapStackBytes(options.soap)));
   for (auto& worker : p->workers_) {
     Worker* w = worker.get();
     BlockingPool* self = p.get();
-    p->threads_.emplace_back([self, w] { self->Run(w); });
+    p->threads_.emplace_back(attributes, [self, w] { self->Run(w); });
   }
   *pool = std::move(p);
   return Status::Ok();

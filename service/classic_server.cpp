@@ -9,6 +9,7 @@
 #include <boost/thread/mutex.hpp>
 #include <boost/thread/thread.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstring>
@@ -27,7 +28,7 @@ using asio::ip::tcp;
 
 namespace {
 
-constexpr size_t kConnectionStack = 1 << 20;  // per connection thread; gSOAP's depth limit keeps use small
+constexpr size_t kConnectionStack = 1 << 20;  // per connection thread, more if --max-depth needs it
 constexpr int kAcceptPollMillis = 200;        // how often the accept loop looks at the stop flag
 
 // Everything the connection threads use. Shared-owned: a thread abandoned after the shutdown grace
@@ -137,7 +138,7 @@ void ClassicServer::RefuseBusy(int fd) {
 void ClassicServer::AcceptLoop() {
   const int listen_fd = acceptor_.native_handle();
   boost::thread::attributes attributes;
-  attributes.set_stack_size(kConnectionStack);
+  attributes.set_stack_size(std::max(kConnectionStack, SoapStackBytes(state_->options.soap)));
   while (!state_->stopping.load()) {
     pollfd p{listen_fd, POLLIN, 0};
     if (::poll(&p, 1, kAcceptPollMillis) <= 0) continue;

@@ -49,7 +49,7 @@ lather::Status ParseOptions(int argc, char** argv, lather::ServerOptions* option
   flags.AddInt("idle-timeout", 0, "MS", "an idle keep-alive connection is closed after MS (default 60000)", 1, 86400000,
                &idle_ms);
   int64_t max_depth = options->soap.max_xml_depth, max_occurs = static_cast<int64_t>(options->soap.max_occurs);
-  flags.AddInt("max-depth", 0, "N", "deepest XML nesting accepted; deeper: fault (default 500)", 10, 100000, &max_depth);
+  flags.AddInt("max-depth", 0, "N", "deepest XML nesting accepted; deeper: fault (default 500, at most 65535; thread stacks grow with it)", 10, lather::kMaxXmlDepth, &max_depth);
   flags.AddInt("max-occurs", 0, "N", "most repetitions of one element (samples); more: fault (default 100000)", 1,
                100000000, &max_occurs);
   int64_t queue_wait_ms = options->max_queue_wait.count();

@@ -1,8 +1,10 @@
 #include "service/soap_adapter.h"
 
+#include <algorithm>
 #include <cstring>
 #include <exception>
 #include <iterator>
+#include <vector>
 
 #include "common/log.h"
 #include "service/http_response.h"
@@ -40,21 +42,50 @@ std::string_view OperationOfAction(std::string_view action) {
   return {};
 }
 
-// Validates every dateTime of a sample tree (the typemap keeps them as strings).
-int CheckSamples(struct soap* soap, const l__DataSampleList* list, int depth) {
-  if (list == nullptr) return SOAP_OK;
-  for (const l__DataSample* sample : list->sample) {
-    if (sample == nullptr) continue;
-    if (!IsXsdDateTime(sample->dateOfBirth)) {
-      std::string reason = "dateOfBirth '" + sample->dateOfBirth.substr(0, 64) + "' is not an xsd:dateTime";
-      return soap_sender_fault(soap, soap_strdup(soap, reason.c_str()), nullptr);
+int TooMany(struct soap* soap, const char* element, size_t count, size_t limit) {
+  const std::string reason = "a list holds " + std::to_string(count) + " <" + element +
+                             "> elements; the service accepts at most " + std::to_string(limit) +
+                             " (its --max-occurs)";
+  return soap_sender_fault(soap, soap_strdup(soap, reason.c_str()), nullptr);
+}
+
+// Validates a sample tree without recursion: every dateTime (the typemap keeps them as strings) and
+// the length of every list (gSOAP's generated std::vector readers do not check soap->maxoccurs).
+int CheckSamples(struct soap* soap, const l__DataSampleList* root, size_t max_occurs) {
+  std::vector<const l__DataSampleList*> pending{root};
+  while (!pending.empty()) {
+    const l__DataSampleList* list = pending.back();
+    pending.pop_back();
+    if (list == nullptr) continue;
+    if (list->sample.size() > max_occurs) return TooMany(soap, "sample", list->sample.size(), max_occurs);
+    for (const l__DataSample* sample : list->sample) {
+      if (sample == nullptr) continue;
+      if (!IsXsdDateTime(sample->dateOfBirth)) {
+        std::string reason = "dateOfBirth '" + sample->dateOfBirth.substr(0, 64) + "' is not an xsd:dateTime";
+        return soap_sender_fault(soap, soap_strdup(soap, reason.c_str()), nullptr);
+      }
+      for (const l__StringList* strings : {sample->contactNos, sample->companiesWorkedFor}) {
+        if (strings != nullptr && strings->item.size() > max_occurs) {
+          return TooMany(soap, "item", strings->item.size(), max_occurs);
+        }
+      }
+      pending.push_back(sample->children);
     }
-    if (depth > 0 && CheckSamples(soap, sample->children, depth - 1) != SOAP_OK) return soap->error;
   }
   return SOAP_OK;
 }
 
 }  // namespace
+
+size_t SoapStackBytes(const SoapEngineLimits& limits) {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  constexpr size_t kPerLevel = 2048;
+#else
+  constexpr size_t kPerLevel = 512;
+#endif
+  const size_t depth = static_cast<size_t>(std::clamp(limits.max_xml_depth, 1, kMaxXmlDepth));
+  return std::max<size_t>(size_t{1} << 20, (size_t{512} << 10) + depth * kPerLevel);
+}
 
 // Marks the start and the return of an operation on its engine (parse and serialize times).
 class OperationClock {
@@ -119,7 +150,7 @@ class SoapEngine::Handler : public LatherSoapService {
   int EchoDataSamples(_l__EchoDataSamples* request, _l__EchoDataSamplesResponse& response) override {
     const OperationClock clock(engine_);
     if (int err = engine_->CheckAction("EchoDataSamples")) return err;
-    if (int err = CheckSamples(soap, request->samples, soap->maxlevel)) return err;
+    if (int err = CheckSamples(soap, request->samples, soap->maxoccurs)) return err;
     // The response shares the request's objects: both live until soap_destroy after sending.
     response.samples = request->samples;
     return SOAP_OK;
@@ -153,7 +184,7 @@ SoapEngine::SoapEngine(Operations* operations, const SoapEngineLimits& limits, b
   soap_->fignore = &SoapEngine::Ignore;
   // Header blocks with this SOAP 1.2 role (or no role, or "next") are addressed to the service.
   soap_->actor = "http://www.w3.org/2003/05/soap-envelope/role/ultimateReceiver";
-  soap_->maxlevel = static_cast<unsigned short>(limits.max_xml_depth);
+  soap_->maxlevel = static_cast<unsigned short>(std::clamp(limits.max_xml_depth, 1, kMaxXmlDepth));
   soap_->maxoccurs = limits.max_occurs;
   handler_ = std::make_unique<Handler>(soap_, this);
   // Fewer namespaces: every entry of the table is written into each Envelope's start tag, and no
@@ -262,6 +293,11 @@ SoapOutcome SoapEngine::Serve(const SoapCall& call, std::string* response_body) 
   } catch (...) {
     LogLine("unknown exception in a SOAP call");
     soap_receiver_fault(soap_, "internal error", nullptr);
+  }
+  if (soap_->error == SOAP_LEVEL) {  // gSOAP's own text says "increase maxlevel": say it for our users
+    const std::string reason = "the XML nests deeper than " + std::to_string(soap_->maxlevel) +
+                               " levels (the service's --max-depth)";
+    soap_sender_fault(soap_, soap_strdup(soap_, reason.c_str()), nullptr);
   }
   return Finish();
 }

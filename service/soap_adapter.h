@@ -16,9 +16,18 @@ struct soap;
 namespace lather {
 
 struct SoapEngineLimits {
-  int max_xml_depth = 500;         // deeper nesting is a Client/Sender fault
-  size_t max_occurs = 100000;      // most repetitions of one element (e.g. samples)
+  int max_xml_depth = 500;         // deeper nesting is a Client/Sender fault (at most kMaxXmlDepth)
+  size_t max_occurs = 100000;      // most repetitions of one element (e.g. samples, contact numbers)
 };
+
+// The deepest limit gSOAP can hold (its level counter is an unsigned short).
+inline constexpr int kMaxXmlDepth = 65535;
+
+// The stack a thread that runs a SoapEngine with `limits` needs: gSOAP reads and writes nested
+// elements recursively (measured: about 250 bytes per XML level; a 1 MiB stack overflowed between
+// 4,000 and 8,000 levels), so this grows with max_xml_depth: 512 KiB plus 512 bytes per level (2 KiB
+// under a sanitizer), at least 1 MiB.
+size_t SoapStackBytes(const SoapEngineLimits& limits);
 
 // One SOAP request as the HTTP layer framed it.
 struct SoapCall {

@@ -28,6 +28,14 @@ std::string Fixed(double value, int decimals) {
 
 double RunReport::calls_per_second() const { return Per(static_cast<double>(load.total.calls_ok()), load.window_seconds); }
 
+double RunReport::samples_per_second() const {
+  return settings.op == "echo" ? calls_per_second() * static_cast<double>(settings.samples) : 0;
+}
+
+double RunReport::socket_megabytes_per_second() const {
+  return Per(static_cast<double>(load.total.bytes.sent() + load.total.bytes.received()) / 1e6, load.window_seconds);
+}
+
 double RunReport::wire_bytes_per_call() const {
   const double n = static_cast<double>(calls());
   if (before.interface_known && after.interface_known && n > 0) {
@@ -106,6 +114,10 @@ void PrintReport(const RunReport& r, std::FILE* out) {
                               : "a new connection per call (--no-keepalive)");
   }
   std::fprintf(out, "  throughput   %s calls/s\n", WithThousands(r.calls_per_second()).c_str());
+  if (s.op == "echo") {
+    std::fprintf(out, "  echo         %s samples/s (top-level samples of the ok calls), %s MB/s at the sockets (both ways)\n",
+                 WithThousands(r.samples_per_second()).c_str(), Fixed(r.socket_megabytes_per_second(), 2).c_str());
+  }
 
   const LatencyHistogram& h = t.latency;
   if (h.count() > 0) {
@@ -239,6 +251,8 @@ std::string ReportJson(const RunReport& r) {
   calls.set("failed_by_kind", by_kind);
   calls.set("first_failure", t.first_failure);
   calls.set("calls_per_second", r.calls_per_second());
+  calls.set("samples_per_second", r.samples_per_second());
+  calls.set("socket_megabytes_per_second", r.socket_megabytes_per_second());
   calls.set("late_calls", t.late_calls);
   calls.set("connections_opened", t.connections_opened);
   calls.set("max_lateness_ns", t.max_lateness_ns);

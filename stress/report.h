@@ -55,6 +55,8 @@ struct RunReport {
   // Derived figures.
   uint64_t calls() const { return load.total.calls_ok() + load.total.failures(); }
   double calls_per_second() const;
+  double samples_per_second() const;         // echo: top-level samples echoed per second (ok calls), else 0
+  double socket_megabytes_per_second() const;  // bytes both ways at the sockets per second, in 10^6 bytes
   double wire_bytes_per_call() const;  // from the interface counters, or the socket bytes
   double envelope_share() const;
 };

@@ -1,6 +1,8 @@
 #include "client/data_sample.h"
 
 #include <catch2/catch.hpp>
+#include <algorithm>
+#include <climits>
 #include <cmath>
 
 using lather::DataSample;
@@ -49,4 +51,41 @@ TEST_CASE("FirstDifference names the path of the first differing field", "[clien
   CHECK(FirstDifference(a, b).find("samples[4].salary") == 0);
   a[4].salary = -0.0;
   CHECK_FALSE(FirstDifference(a, b).empty());  // -0.0 and 0.0 differ bit for bit
+}
+
+TEST_CASE("generated text varies in length and holds non-ASCII characters, and every 50th sample has children",
+          "[client][samples]") {
+  SampleShape shape;
+  shape.count = 500;
+  shape.seed = 3;
+  const auto samples = GenerateSamples(shape);
+  size_t non_ascii = 0, shortest = SIZE_MAX, longest = 0;
+  for (size_t i = 0; i < samples.size(); ++i) {
+    const DataSample& s = samples[i];
+    CHECK(s.children.size() == (i % 50 == 0 ? 2u : 0u));
+    const std::string text = s.firstname + s.lastname + s.city + s.designation + s.companies_worked_for[0];
+    for (unsigned char c : text) {
+      if (c >= 0x80) {
+        ++non_ascii;
+        break;
+      }
+    }
+    shortest = std::min(shortest, text.size());
+    longest = std::max(longest, text.size());
+  }
+  CHECK(non_ascii > 100);
+  CHECK(longest > shortest * 2);
+}
+
+TEST_CASE("FirstDifference reports strings, counts and nested children that differ", "[client][samples]") {
+  DataSample a;
+  a.children.resize(2);
+  DataSample b = a;
+  CHECK(FirstDifference({a}, {b}).empty());
+  b.children[1].email = "x";
+  CHECK(FirstDifference({a}, {b}) == "samples[0].children[1].email: '' != 'x'");
+  b = a;
+  b.children.pop_back();
+  CHECK(FirstDifference({a}, {b}).find("samples[0].children count: 2 != 1") == 0);
+  CHECK(FirstDifference({a}, {}).find("samples count: 1 != 0") == 0);
 }

@@ -1,0 +1,78 @@
+// lather-xml-floor: the cost of touching an XML document at all, as a floor for bench/echo. Reads
+// FILE (e.g. an EchoDataSamples request from `lather-call echo-samples --dump-request`), then
+// ROUNDS times parses it with pugixml into a DOM and prints the DOM back to a string (raw, no
+// indentation, as a SOAP stack writes), and prints the median time of each step. Single-threaded.
+#include <pugixml.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+// Appends pugixml's output to a string reserved once.
+class StringWriter : public pugi::xml_writer {
+ public:
+  explicit StringWriter(std::string* out) : out_(out) {}
+  void write(const void* data, size_t size) override { out_->append(static_cast<const char*>(data), size); }
+
+ private:
+  std::string* out_;
+};
+
+double Median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.size() % 2 == 1 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2 || argc > 3 || std::string(argv[1]) == "--help") {
+    std::fprintf(stderr, "usage: lather-xml-floor FILE [ROUNDS]  (pugixml parse + print of FILE, median of ROUNDS, default 5)\n");
+    return argc == 2 ? 0 : 64;
+  }
+  const int rounds = argc == 3 ? std::atoi(argv[2]) : 5;
+  if (rounds < 1 || rounds > 1000) {
+    std::fprintf(stderr, "lather-xml-floor: ROUNDS must be 1..1000\n");
+    return 64;
+  }
+  std::ifstream in(argv[1], std::ios::binary);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  const std::string xml = buffer.str();
+  if (!in || xml.empty()) {
+    std::fprintf(stderr, "lather-xml-floor: cannot read %s\n", argv[1]);
+    return 1;
+  }
+  using Clock = std::chrono::steady_clock;
+  std::vector<double> parse_ms, print_ms;
+  std::string printed;
+  for (int r = 0; r < rounds; ++r) {
+    pugi::xml_document doc;
+    const Clock::time_point start = Clock::now();
+    const pugi::xml_parse_result result = doc.load_buffer(xml.data(), xml.size());  // copies, as a server must
+    const Clock::time_point parsed = Clock::now();
+    if (!result) {
+      std::fprintf(stderr, "lather-xml-floor: %s: %s at offset %td\n", argv[1], result.description(), result.offset);
+      return 1;
+    }
+    printed.clear();
+    printed.reserve(xml.size() + xml.size() / 4);
+    StringWriter writer(&printed);
+    doc.save(writer, "", pugi::format_raw | pugi::format_no_declaration);
+    const Clock::time_point done = Clock::now();
+    parse_ms.push_back(std::chrono::duration<double, std::milli>(parsed - start).count());
+    print_ms.push_back(std::chrono::duration<double, std::milli>(done - parsed).count());
+  }
+  const double mb = static_cast<double>(xml.size()) / 1e6;
+  const double parse = Median(parse_ms), print = Median(print_ms);
+  std::printf("bytes %zu parse_ms %.3f print_ms %.3f floor_ms %.3f parse_MBps %.1f print_MBps %.1f printed_bytes %zu\n",
+              xml.size(), parse, print, parse + print, mb / (parse / 1e3), mb / (print / 1e3), printed.size());
+  return 0;
+}
