@@ -28,6 +28,7 @@ const char* Pick(const char* const (&list)[N], std::mt19937_64& rng) {
 DataSample MakeSample(std::mt19937_64& rng, size_t index, int depth) {
   DataSample s;
   s.firstname = Pick(kFirstNames, rng);
+  if (rng() % 4 == 0) s.firstname += std::string(" ") + Pick(kFirstNames, rng);  // a second given name
   s.lastname = Pick(kLastNames, rng);
   s.city = Pick(kCities, rng);
   s.zip = static_cast<uint32_t>(rng() % 100000);
@@ -39,6 +40,7 @@ DataSample MakeSample(std::mt19937_64& rng, size_t index, int depth) {
     s.contact_nos.emplace_back(phone);
   }
   s.designation = Pick(kDesignations, rng);
+  if (rng() % 3 == 0) s.designation = "Senior " + s.designation;
   s.experience = static_cast<int32_t>(rng() % 45);
   s.salary = static_cast<double>(rng() % 20000000) / 100.0;
   s.companies_worked_for = {Pick(kCompanies, rng), Pick(kCompanies, rng)};

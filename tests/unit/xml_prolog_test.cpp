@@ -53,3 +53,28 @@ TEST_CASE("bytes that are not UTF-8, forbidden characters and other encodings ar
   CHECK(CharacterProblem("\xEF\xBB\xBF<?xml version=\"1.0\" encoding=\"us-ascii\"?><a/>").empty());
   CHECK(CharacterProblem(std::string("\xFF\xFE<\0a\0/\0>\0", 10)) == "bytes that are not UTF-8");  // UTF-16
 }
+
+TEST_CASE("CharacterProblem finds a bad character at every offset of a word, in long ASCII runs",
+          "[service][limits]") {
+  using lather::CharacterProblem;
+  const std::string plain(40, 'a');
+  CHECK(CharacterProblem(plain).empty());
+  for (size_t at = 0; at < 24; ++at) {
+    INFO("offset " << at);
+    std::string s = plain;
+    s[at] = '\x01';
+    CHECK(CharacterProblem(s) == "a control character that XML 1.0 forbids");
+    s = plain;
+    s.replace(at, 4, "&#0;");
+    CHECK(CharacterProblem(s) == "a character reference to a character that XML 1.0 forbids");
+    s = plain;
+    s[at] = '\x80';
+    CHECK(CharacterProblem(s) == "bytes that are not UTF-8");
+    s = plain;
+    s.replace(at, 2, "\xC3\xA9");
+    CHECK(CharacterProblem(s).empty());
+    s = plain;
+    s[at] = '\t';
+    CHECK(CharacterProblem(s).empty());
+  }
+}
