@@ -1,4 +1,6 @@
 // lather-service: serves the Lather SOAP contract (wsdl/lather.wsdl) over HTTP on /soap.
+#include <malloc.h>
+
 #include <csignal>
 #include <cstdio>
 #include <pthread.h>
@@ -102,6 +104,9 @@ int main(int argc, char** argv) {
   sigaddset(&stop_signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
   std::signal(SIGPIPE, SIG_IGN);
+  // Buffers of 1 MiB and more (large request bodies, echo responses) are mapped and unmapped whole:
+  // glibc's sliding threshold would keep a 30 MB echo's buffers in each pool thread's arena for good.
+  mallopt(M_MMAP_THRESHOLD, 1 << 20);
 
   std::unique_ptr<lather::Server> server;
   s = lather::Server::Start(options, &server);

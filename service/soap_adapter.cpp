@@ -1,5 +1,7 @@
 #include "service/soap_adapter.h"
 
+#include <malloc.h>
+
 #include <algorithm>
 #include <cstring>
 #include <exception>
@@ -24,6 +26,9 @@ const Namespace kResponseNamespaces[] = {
     {"xsi", "http://www.w3.org/2001/XMLSchema-instance", "http://www.w3.org/*/XMLSchema-instance", nullptr},
     {"l", "urn:lather:v1", nullptr, nullptr},
     {nullptr, nullptr, nullptr, nullptr}};
+
+// Requests at least this large give their freed memory back to the system after the call.
+constexpr size_t kTrimAfterBytes = size_t{1} << 20;
 
 constexpr const char* kOperationNames[] = {"Increment", "HelloWorld", "IncCounter", "GetCounter",
                                            "EchoDataSamples"};
@@ -354,6 +359,10 @@ SoapOutcome SoapEngine::Finish() {
   outcome.operation = operation_;
   soap_destroy(soap_);
   soap_end(soap_);
+  // A large echo leaves its many small objects free in this thread's malloc arena: give the pages
+  // back, or every pool thread keeps the peak of the largest echo it served (measured: +140 MB of
+  // RSS per pool thread for 31 MB echoes).
+  if (call_->body.size() >= kTrimAfterBytes) malloc_trim(0);
   // Without an operation (a fault before one), everything until Finish() counts as parsing.
   const Clock::time_point end = Clock::now();
   const bool ran = operation_start_ != Clock::time_point{};
