@@ -42,6 +42,33 @@ bool PlainAsciiWord(const char* p) {
   return ((w & kHighs) | below_space | ampersand) == 0;
 }
 
+bool IsXmlSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+// The first attribute of the start tag [open, close) whose local name is href or ref, or empty.
+std::string_view ReferenceIn(std::string_view tag) {
+  size_t k = 1;
+  while (k < tag.size() && !IsXmlSpace(tag[k]) && tag[k] != '/') ++k;  // the element's name
+  for (;;) {
+    while (k < tag.size() && IsXmlSpace(tag[k])) ++k;
+    const size_t start = k;
+    while (k < tag.size() && tag[k] != '=' && !IsXmlSpace(tag[k]) && tag[k] != '/') ++k;
+    if (k == start) return {};
+    const std::string_view name = tag.substr(start, k - start);
+    while (k < tag.size() && IsXmlSpace(tag[k])) ++k;
+    if (k >= tag.size() || tag[k] != '=') return {};
+    ++k;
+    while (k < tag.size() && IsXmlSpace(tag[k])) ++k;
+    if (k >= tag.size() || (tag[k] != '"' && tag[k] != '\'')) return {};
+    const size_t end = tag.find(tag[k], k + 1);
+    if (end == std::string_view::npos) return {};
+    k = end + 1;
+    const size_t colon = name.find(':');
+    const std::string_view local = colon == std::string_view::npos ? name : name.substr(colon + 1);
+    const std::string_view prefix = colon == std::string_view::npos ? std::string_view() : name.substr(0, colon);
+    if ((local == "href" || local == "ref") && prefix != "xmlns") return name;
+  }
+}
+
 }  // namespace
 
 std::string_view CharacterProblem(std::string_view body) {
@@ -101,7 +128,7 @@ std::string_view CharacterProblem(std::string_view body) {
   return {};
 }
 
-size_t MostAttributesPerElement(std::string_view body, size_t limit) {
+size_t MostAttributesPerElement(std::string_view body, size_t limit, std::string_view* reference) {
   size_t most = 0;
   const char* p = body.data();
   const char* const end = body.data() + body.size();
@@ -120,6 +147,9 @@ size_t MostAttributesPerElement(std::string_view body, size_t limit) {
     // Attribute values may hold '=' too (base64); the limit is far above any real message.
     const size_t attributes = static_cast<size_t>(std::count(open, close, '='));
     most = std::max(most, attributes);
+    if (attributes > 0 && reference != nullptr && reference->empty() && open[1] != '?' && open[1] != '!') {
+      *reference = ReferenceIn(std::string_view(open, static_cast<size_t>(close - open)));
+    }
     if (most > limit) return most;
     p = close;
   }

@@ -19,7 +19,10 @@ std::string_view CharacterProblem(std::string_view body);
 inline constexpr size_t kMaxAttributesPerElement = 256;
 
 // The most attributes ('=' signs in a start tag) found on any one element of `body`; stops counting
-// (and returns) as soon as one element exceeds `limit`.
-size_t MostAttributesPerElement(std::string_view body, size_t limit);
+// (and returns) as soon as one element exceeds `limit`. If `reference` is not null, it is set to the
+// qualified name of the first attribute whose local name is `href` or `ref` (a SOAP multi-reference:
+// SOAP 1.1 href, SOAP 1.2 enc:ref, gSOAP's SOAP_XML_GRAPH ref), or left empty; only start tags that
+// have attributes are looked at, so this costs nothing on the usual attribute-free elements.
+size_t MostAttributesPerElement(std::string_view body, size_t limit, std::string_view* reference = nullptr);
 
 }  // namespace lather

@@ -270,6 +270,7 @@ SoapOutcome SoapEngine::Serve(const SoapCall& call, std::string* response_body) 
   soap_->buflen = soap_->bufidx = 0;
   soap_->error = SOAP_OK;
   try {
+    std::string_view reference;  // a multi-reference attribute (href, ref), if the request holds one
     const XmlProlog prolog = ScanXmlProlog(call.body);
     if (prolog.has_doctype) {
       soap_set_version(soap_, static_cast<short>(call.content_type_version));
@@ -278,9 +279,17 @@ SoapOutcome SoapEngine::Serve(const SoapCall& call, std::string* response_body) 
       soap_set_version(soap_, static_cast<short>(call.content_type_version));
       const std::string reason = "the request holds " + std::string(problem);
       soap_sender_fault(soap_, soap_strdup(soap_, reason.c_str()), nullptr);
-    } else if (MostAttributesPerElement(call.body, kMaxAttributesPerElement) > kMaxAttributesPerElement) {
+    } else if (MostAttributesPerElement(call.body, kMaxAttributesPerElement, &reference) > kMaxAttributesPerElement) {
       soap_set_version(soap_, static_cast<short>(call.content_type_version));
       soap_sender_fault(soap_, "an element has more than 256 attributes or namespace declarations", nullptr);
+    } else if (!reference.empty()) {
+      // The gSOAP runtime is built WITH_NOIDREF (wsdl/CMakeLists.txt, docs/contract.md): without this
+      // check a reference reads as an empty element and fails with a misleading occurrence fault.
+      soap_set_version(soap_, static_cast<short>(call.content_type_version));
+      const std::string reason = "the request refers to an element by its '" + std::string(reference.substr(0, 32)) +
+                                 "' attribute (a multi-reference graph): this document/literal service reads trees "
+                                 "only; send each shared or repeated sample in full, and no cycles";
+      soap_sender_fault(soap_, soap_strdup(soap_, reason.c_str()), nullptr);
     } else if (BeginServe() == SOAP_OK) {
       envelope_version_ = soap_->version;
       if (soap_->version == 0) {

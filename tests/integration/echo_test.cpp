@@ -359,3 +359,47 @@ TEST_CASE("memory of large echoes goes back to the system instead of piling up p
 #endif
   CHECK(service.Stop() == 0);
 }
+
+TEST_CASE("shared and cyclic references (href, ref) get a plain Client fault, never a crash or a loop",
+          "[integration][echo][limits]") {
+  // The gSOAP runtime is built WITH_NOIDREF (see docs/contract.md): id/ref graphs are not read, and a
+  // request that relies on them is refused with a reason that says so.
+  ServiceProcess service;
+  const std::string full = SampleXml("");
+  const std::string fields = full.substr(10, full.find("<l:children>") - 10);  // between <l:sample> and children
+  struct Case {
+    const char* name;
+    bool soap12;
+    std::string samples;
+  };
+  const Case cases[] = {
+      {"SOAP 1.1 href to a shared sample", false,
+       "<l:sample id=\"s1\">" + fields + "<l:children/></l:sample><l:sample href=\"#s1\"/>"},
+      {"SOAP_XML_GRAPH ref to a shared sample", false,
+       "<l:sample id=\"s1\">" + fields + "<l:children/></l:sample><l:sample ref=\"s1\"/>"},
+      {"a child referring to its parent (a cycle)", false,
+       "<l:sample id=\"s1\">" + fields + "<l:children><l:sample href=\"#s1\"/></l:children></l:sample>"},
+      {"SOAP 1.2 enc:ref cycle", true,
+       "<l:sample xmlns:enc=\"http://www.w3.org/2003/05/soap-encoding\" enc:id=\"s1\">" + fields +
+           "<l:children><l:sample enc:ref=\"s1\"/></l:children></l:sample>"},
+      {"a reference on a string field", false,
+       "<l:sample>" + std::string(fields).replace(fields.find("<l:city>c</l:city>"), 18, "<l:city href=\"#c\"/>") +
+           "<l:children/></l:sample>"},
+  };
+  for (const Case& c : cases) {
+    INFO(c.name);
+    const RawResponse r = SendRaw(service.port(), SoapPost(c.soap12 ? kSoap12Type : kSoap11Type,
+                                                           EchoEnvelope(c.soap12 ? kEnv12 : kEnv11, c.samples)));
+    CHECK(r.status == (c.soap12 ? 400 : 500));
+    const auto [code, reason] = FaultOf(r, c.soap12);
+    CHECK(code == (c.soap12 ? "Sender" : "Client"));
+    CHECK(reason.find("multi-reference graph") != std::string::npos);
+  }
+  // An id with nothing referring to it is only an attribute: the sample is echoed (as a plain tree).
+  const RawResponse plain = SendRaw(service.port(), SoapPost(kSoap11Type, EchoEnvelope(kEnv11,
+                                    "<l:sample id=\"s1\">" + fields + "<l:children/></l:sample>")));
+  CHECK(plain.status == 200);
+  CHECK(plain.body.find("id=") == std::string::npos);
+  ExpectServing(service);
+  CHECK(service.Stop() == 0);
+}

@@ -78,3 +78,22 @@ TEST_CASE("CharacterProblem finds a bad character at every offset of a word, in 
     CHECK(CharacterProblem(s).empty());
   }
 }
+
+TEST_CASE("MostAttributesPerElement reports the first href or ref attribute, whatever its prefix",
+          "[service][limits]") {
+  using lather::MostAttributesPerElement;
+  auto reference = [](const std::string& xml) {
+    std::string_view found;
+    MostAttributesPerElement(xml, 256, &found);
+    return std::string(found);
+  };
+  CHECK(reference("<a><b x=\"1\">text</b></a>").empty());
+  CHECK(reference("<?xml version=\"1.0\"?><a id=\"s1\"><b/></a>").empty());  // an id alone refers to nothing
+  CHECK(reference("<a><b href=\"#s1\"/></a>") == "href");
+  CHECK(reference("<a><b x='1' ref='s1'/></a>") == "ref");
+  CHECK(reference("<a xmlns:enc=\"urn:e\"><b  enc:ref = \"s1\" /></a>") == "enc:ref");
+  CHECK(reference("<a xmlns:ref=\"urn:r\" xmlns:href=\"urn:h\"><b/></a>").empty());  // namespace prefixes named so
+  CHECK(reference("<a><b title=\"href='#x'\"/></a>").empty());  // inside a value
+  CHECK(reference("<a><!-- <b href=\"#x\"/> --></a>").empty());
+  CHECK(reference("<a><b hrefs=\"x\" xref=\"y\"/></a>").empty());
+}
