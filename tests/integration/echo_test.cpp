@@ -403,3 +403,20 @@ TEST_CASE("shared and cyclic references (href, ref) get a plain Client fault, ne
   ExpectServing(service);
   CHECK(service.Stop() == 0);
 }
+
+TEST_CASE("lather-stress --op echo reports samples per second and MB/s", "[integration][echo][stress]") {
+  ServiceProcess service;
+  const std::string json = service.folder() + "/echo.json";
+  const CommandResult r = RunCommand(lather::test::StressBinary() + " " + service.url() +
+                                     " --op echo --samples 200 -n 20 -c 1 -t 1 --json " + json);
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.output.find(" samples/s (top-level samples of the ok calls), ") != std::string::npos);
+  CHECK(r.output.find(" MB/s at the sockets (both ways)") != std::string::npos);
+  std::ifstream in(json);
+  std::stringstream text;
+  text << in.rdbuf();
+  CHECK(text.str().find("\"samples_per_second\"") != std::string::npos);
+  CHECK(text.str().find("\"socket_megabytes_per_second\"") != std::string::npos);
+  CHECK(service.Stop() == 0);
+}
