@@ -262,8 +262,10 @@ SoapOutcome SoapEngine::Serve(const SoapCall& call, std::string* response_body) 
   read_offset_ = 0;
   not_understood_local_.clear();
   out_ = response_body;
-  // An echo's response is about as long as its request: one allocation instead of a doubling series.
-  response_body->reserve(response_body->size() + call.body.size() + 1024);
+  // An echo's response is about as long as its request: one allocation instead of a doubling series
+  // (and never less than doubling, should a caller append many responses to one string).
+  const size_t room = response_body->size() + call.body.size() + 1024;
+  if (room > response_body->capacity()) response_body->reserve(std::max(room, 2 * response_body->capacity()));
   soap_->socket = SOAP_INVALID_SOCKET;
   soap_->recvfd = -1;
   soap_->sendfd = -1;
