@@ -21,6 +21,7 @@
 namespace lather {
 namespace {
 constexpr size_t kReadChunk = 16 * 1024;
+constexpr size_t kKeepBufferBytes = 1 << 20;  // larger buffers are freed between requests
 constexpr std::chrono::milliseconds kStopCheck{200};  // how often an idle connection looks at stopping
 constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
 constexpr std::chrono::milliseconds kLingerTime{5000};  // after a rejection, see Reject()
@@ -72,6 +73,10 @@ void BlockingConnection::Serve() {
     }
     in_.Consume(parser_.consumed());
     parser_.Reset();
+    // A large message's buffers are not kept for the next request (a keep-alive connection that once
+    // echoed 30 MB held twice that until it closed).
+    if (response_.body.capacity() > kKeepBufferBytes) std::string().swap(response_.body);
+    if (in_.capacity() > kKeepBufferBytes) in_.Release();  // only when no pipelined request waits
   }
   metrics_->ConnectionClosed();
 }
