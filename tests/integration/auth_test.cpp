@@ -5,8 +5,12 @@
 #include <crypt.h>
 #include <stdlib.h>
 
+#include <Poco/JSON/Object.h>
+#include <Poco/JSON/Parser.h>
+
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <regex>
 #include <string>
 
@@ -309,4 +313,30 @@ TEST_CASE("without --admin-listen /metrics stays on the public port", "[integrat
   ServiceProcess service;
   CHECK(SendRaw(service.port(), "GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n").status == 200);
   CHECK(service.Log().find("admin listener") == std::string::npos);
+}
+
+TEST_CASE("lather-stress sends --user credentials and reads the server CPU from --metrics-url",
+          "[integration][auth][admin][stress]") {
+  AuthFile users;
+  ServiceProcess service("", {"--auth-file", users.path(), "--admin-listen", "127.0.0.1:0"});
+  const std::string json = users.folder() + "/run.json";
+  const std::string stress = lather::test::StressBinary() + " " + service.url() + " --op inc-counter --counter s";
+  const CommandResult refused = RunCommand(stress + " -n 200 -c 2 -t 1", 120);
+  INFO(refused.output);
+  CHECK(refused.exit_code == 2);  // every call failed: no credentials
+  CHECK(Counter(service.port(), "s") == 0);
+
+  const CommandResult run =
+      RunCommand("env LATHER_PASSWORD=wonderland " + stress + " --user alice -n 1000 -c 4 -t 1 --json " + json +
+                     " --metrics-url http://127.0.0.1:" + std::to_string(AdminPort(service)) + "/metrics",
+                 120);
+  INFO(run.output);
+  REQUIRE(run.exit_code == 0);
+  CHECK(run.output.find("from /metrics") != std::string::npos);
+  std::ifstream in(json);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const auto report = Poco::JSON::Parser().parse(text).extract<Poco::JSON::Object::Ptr>();
+  CHECK(report->getObject("calls")->getValue<uint64_t>("ok") == 1000);
+  CHECK(report->getObject("cpu")->getValue<std::string>("server_cpu_source") == "/metrics");
+  CHECK(Counter(service.port(), "s") == 1000);
 }
