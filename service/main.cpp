@@ -61,13 +61,15 @@ lather::Status ParseOptions(int argc, char** argv, lather::ServerOptions* option
                   "require credentials (HTTP Basic or a WS-Security UsernameToken) checked against FILE: "
                   "user:HASH lines, HASH a crypt(3) string (yescrypt $y$, bcrypt $2b$, sha512crypt $6$; "
                   "e.g. mkpasswd -m yescrypt); default: no authentication", auth_file);
+  bool auth_given = false;
   flags.AddValue("auth", 0, "inc-counter|all",
                  "with --auth-file, which operations need credentials: inc-counter (IncCounter, the one that "
-                 "changes state; default) or all", [options](const std::string& v) {
+                 "changes state; default) or all", [options, &auth_given](const std::string& v) {
                    if (v != "inc-counter" && v != "all") {
                      return lather::Status::InvalidArgument("--auth must be inc-counter or all, not '" + v + "'");
                    }
                    options->soap.auth_scope = v == "all" ? lather::AuthScope::kAll : lather::AuthScope::kIncCounter;
+                   auth_given = true;
                    return lather::Status::Ok();
                  });
   flags.AddString("admin-listen", 0, "HOST:PORT",
@@ -80,6 +82,7 @@ lather::Status ParseOptions(int argc, char** argv, lather::ServerOptions* option
   lather::Status s = flags.Parse(argc, argv, &positional);
   if (!s.ok()) return s;
   if (!positional.empty()) return lather::Status::InvalidArgument("unexpected argument '" + positional[0] + "'");
+  if (auth_given && auth_file->empty()) return lather::Status::InvalidArgument("--auth needs --auth-file");
   options->threads = static_cast<int>(threads);
   options->max_connections = static_cast<int>(max_connections);
   options->pool_threads = static_cast<int>(pool_threads);

@@ -281,6 +281,9 @@ TEST_CASE("a malformed or unreadable auth file stops lather-service with one lin
   CHECK(r.output.find(users.folder() + "/missing") != std::string::npos);
   r = RunCommand(start + " --auth-file " + users.path() + " --auth some");
   CHECK(r.exit_code == 64);
+  r = RunCommand(start + " --auth all");
+  CHECK(r.exit_code == 64);
+  CHECK(r.output == "lather-service: --auth needs --auth-file\n");
 }
 
 TEST_CASE("with --admin-listen /metrics and /healthz are served there and /metrics on the public port is 404",
