@@ -115,7 +115,9 @@ bool ParseBasicAuthorization(std::string_view value, std::string* user, std::str
   std::string_view encoded = value.substr(kScheme.size());
   while (!encoded.empty() && (encoded.front() == ' ' || encoded.front() == '\t')) encoded.remove_prefix(1);
   if (encoded.empty() || encoded.size() % 4 != 0 || encoded.size() > 4096) return false;
-  std::string decoded(encoded.size() / 4 * 3, '\0');
+  // Decoded into *password (whose capacity the caller may reuse), then split at the first ':'.
+  std::string& decoded = *password;
+  decoded.resize(encoded.size() / 4 * 3);
   const int n = EVP_DecodeBlock(reinterpret_cast<unsigned char*>(decoded.data()),
                                 reinterpret_cast<const unsigned char*>(encoded.data()), static_cast<int>(encoded.size()));
   if (n < 0) return false;
@@ -127,8 +129,7 @@ bool ParseBasicAuthorization(std::string_view value, std::string* user, std::str
   const size_t colon = decoded.find(':');
   if (colon == std::string::npos) return false;
   user->assign(decoded, 0, colon);
-  password->assign(decoded, colon + 1, std::string::npos);
-  OPENSSL_cleanse(decoded.data(), decoded.size());
+  decoded.erase(0, colon + 1);
   return true;
 }
 
@@ -160,12 +161,17 @@ Status Authenticator::FromEntries(std::vector<AuthEntry> entries, const std::str
     auth->hashes_.emplace(std::move(entry.user), std::move(entry.hash));
   }
   if (auth->hashes_.empty()) return Status::InvalidArgument(file_name + ": no user:HASH line");
-  if (RAND_bytes(auth->cache_secret_.data(), static_cast<int>(auth->cache_secret_.size())) != 1) {
+  // Fetched once (OpenSSL 3): EVP_sha256() would look the algorithm up again on every digest.
+  auth->sha256_.reset(EVP_MD_fetch(nullptr, "SHA256", nullptr));
+  if (auth->sha256_ == nullptr ||
+      RAND_bytes(auth->cache_secret_.data(), static_cast<int>(auth->cache_secret_.size())) != 1) {
     return Status::Internal("cannot draw random bytes for the credentials cache");
   }
   *out = std::move(auth);
   return Status::Ok();
 }
+
+void Authenticator::MdFree::operator()(evp_md_st* md) const { EVP_MD_free(md); }
 
 size_t Authenticator::KeyHash::operator()(const Key& k) const {
   size_t h = 0;
@@ -174,17 +180,20 @@ size_t Authenticator::KeyHash::operator()(const Key& k) const {
 }
 
 Authenticator::Key Authenticator::CacheKey(std::string_view user, std::string_view password) const {
+  // One digest context per thread, reused: no allocation per call on the event loops.
+  struct CtxFree {
+    void operator()(EVP_MD_CTX* ctx) const { EVP_MD_CTX_free(ctx); }
+  };
+  thread_local std::unique_ptr<EVP_MD_CTX, CtxFree> ctx(EVP_MD_CTX_new());
   Key key{};
   unsigned int length = 0;
-  EVP_MD_CTX* ctx = EVP_MD_CTX_new();
   const unsigned char separator = 0;
-  const bool ok = ctx != nullptr && EVP_DigestInit_ex(ctx, EVP_sha256(), nullptr) == 1 &&
-                  EVP_DigestUpdate(ctx, cache_secret_.data(), cache_secret_.size()) == 1 &&
-                  EVP_DigestUpdate(ctx, user.data(), user.size()) == 1 &&
-                  EVP_DigestUpdate(ctx, &separator, 1) == 1 &&
-                  EVP_DigestUpdate(ctx, password.data(), password.size()) == 1 &&
-                  EVP_DigestFinal_ex(ctx, key.data(), &length) == 1 && length == key.size();
-  EVP_MD_CTX_free(ctx);
+  const bool ok = ctx != nullptr && sha256_ != nullptr && EVP_DigestInit_ex2(ctx.get(), sha256_.get(), nullptr) == 1 &&
+                  EVP_DigestUpdate(ctx.get(), cache_secret_.data(), cache_secret_.size()) == 1 &&
+                  EVP_DigestUpdate(ctx.get(), user.data(), user.size()) == 1 &&
+                  EVP_DigestUpdate(ctx.get(), &separator, 1) == 1 &&
+                  EVP_DigestUpdate(ctx.get(), password.data(), password.size()) == 1 &&
+                  EVP_DigestFinal_ex(ctx.get(), key.data(), &length) == 1 && length == key.size();
   if (!ok) key.fill(0);  // all zeros is never inserted (see Verify), so it never matches
   return key;
 }

@@ -20,6 +20,8 @@
 
 #include "common/status.h"
 
+struct evp_md_st;
+
 namespace lather {
 
 // One `user:HASH` line of an auth file.
@@ -83,6 +85,10 @@ class Authenticator {
   std::unordered_map<std::string, std::string> hashes_;  // user -> crypt string
   std::string dummy_hash_;                               // hashed for unknown users
   std::array<unsigned char, 32> cache_secret_{};
+  struct MdFree {
+    void operator()(evp_md_st* md) const;
+  };
+  std::unique_ptr<evp_md_st, MdFree> sha256_;  // OpenSSL's EVP_MD for SHA-256
   mutable std::mutex cache_mutex_;
   mutable std::unordered_set<Key, KeyHash> cache_;
 };
