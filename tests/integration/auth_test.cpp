@@ -166,6 +166,28 @@ TEST_CASE("IncCounter needs the right HTTP Basic credentials and a refusal chang
   CHECK(service.Stop() == 0);  // a clean exit (under ASan: no leak)
 }
 
+TEST_CASE("the Body decides which operation is protected and a 401 keeps the connection usable",
+          "[integration][auth]") {
+  AuthFile users;
+  ServiceProcess service("", {"--auth-file", users.path()});
+  const int port = service.port();
+  // A SOAPAction naming an open operation does not open IncCounter: a mismatch is a fault.
+  std::string request = Post(1, IncCounter("b"));
+  request.insert(request.find("\r\n") + 2, "SOAPAction: \"urn:lather:v1#GetCounter\"\r\n");
+  CHECK(SendRaw(port, request).status == 500);
+  CHECK(Counter(port, "b") == 0);
+
+  lather::test::RawConnection connection(port);
+  REQUIRE(connection.Send(Post(1, IncCounter("b"))));
+  const RawResponse refused = connection.Receive();
+  CHECK(refused.status == 401);
+  CHECK_FALSE(refused.closed);
+  REQUIRE(connection.Send(Post(1, IncCounter("b"), lather::BasicAuthorization("alice", "wonderland"))));
+  const RawResponse ok = connection.Receive();
+  CHECK(ok.status == 200);
+  CHECK(ElementText(ok.body, "result") == "1");
+}
+
 TEST_CASE("a WS-Security UsernameToken authenticates IncCounter and a digest password is refused",
           "[integration][auth]") {
   AuthFile users;

@@ -78,7 +78,7 @@ TEST_CASE("a hash cut short or reduced to its salt is refused at load with its l
   }
 }
 
-TEST_CASE("Verify accepts the right password for yescrypt, bcrypt and sha512crypt hashes only", "[auth][unit]") {
+TEST_CASE("Verify accepts the right password for yescrypt and bcrypt and sha512crypt hashes only", "[auth][unit]") {
   std::vector<AuthEntry> entries = {{"y", MakeHash("pw-y", "$y$"), 1},
                                     {"b", MakeHash("pw-b", "$2b$"), 2},
                                     {"s", MakeHash("pw-s", "$6$"), 3}};
