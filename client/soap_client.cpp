@@ -1,5 +1,7 @@
 #include "client/soap_client.h"
 
+#include <strings.h>
+
 #include <utility>
 
 #include "soapLatherSoapProxy.h"
@@ -21,11 +23,15 @@ class Client::Proxy : public LatherSoapProxy {
 
  private:
   // gSOAP reads a SOAP body only with HTTP 2xx, 400 or 500; a 401 from a Lather service carries a
-  // SOAP Fault too (why the credentials were refused): read it as one.
+  // SOAP Fault too (why the credentials were refused): read it as one when it is XML.
   static int ParseHttpHead(struct soap* s) {
     auto* self = static_cast<Proxy*>(s->user);
     const int error = self->default_parse_(s);
-    if (error == 401 && s->status == 401) return s->error = SOAP_OK;
+    const char* type = s->http_content != nullptr ? s->http_content : "";
+    if (error == 401 && s->status == 401 &&
+        (strncasecmp(type, "text/xml", 8) == 0 || strncasecmp(type, "application/soap+xml", 20) == 0)) {
+      return s->error = SOAP_OK;
+    }
     return error;
   }
 
