@@ -26,7 +26,13 @@ const Namespace kResponseNamespaces[] = {
     // other responses do not carry an unused xmlns:wsse.
     {"wsse", nullptr, "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd", nullptr},
     {nullptr, nullptr, nullptr, nullptr}};
-constexpr size_t kWsseNamespaceIndex = 4;
+// The index of the wsse entry in kResponseNamespaces (and so in soap->local_namespaces).
+size_t NamespaceIndex(std::string_view id) {
+  size_t i = 0;
+  while (kResponseNamespaces[i].id != nullptr && id != kResponseNamespaces[i].id) ++i;
+  return i;
+}
+const size_t kWsseNamespaceIndex = NamespaceIndex("wsse");
 constexpr char kWsseNamespace[] = "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd";
 constexpr std::string_view kPasswordTextSuffix = "#PasswordText";
 constexpr std::string_view kPasswordDigestSuffix = "#PasswordDigest";
@@ -373,11 +379,13 @@ SoapOutcome SoapEngine::Serve(const SoapCall& call, std::string* response_body) 
 int SoapEngine::BeginServe() {
   // soap_begin_serve() without its soap_send_fault(): Finish() sends the one fault.
   soap_begin(soap_);
-  if (soap_begin_recv(soap_) || soap_envelope_begin_in(soap_) || soap_recv_header(soap_)) return soap_->error;
-  // gSOAP writes soap->header into the response (and into a fault): never the request's.
-  security_ = SecurityHeader(soap_);
-  soap_->header = nullptr;
-  if (soap_body_begin_in(soap_)) return soap_->error;
+  if (soap_begin_recv(soap_) || soap_envelope_begin_in(soap_)) return soap_->error;
+  const int header_error = soap_recv_header(soap_);
+  // gSOAP writes soap->header into the response (and into a fault): the request's Security block
+  // (with its password) is taken out of it here, so it is never echoed.
+  security_ = header_error == SOAP_OK ? SecurityHeader(soap_) : nullptr;
+  if (soap_->header != nullptr) soap_->header->wsse__Security = nullptr;
+  if (header_error != SOAP_OK || soap_body_begin_in(soap_)) return soap_->error;
   return SOAP_OK;
 }
 

@@ -100,7 +100,7 @@ class SoapEngine {
   const bool defer_blocking_;
   bool auth_failed_ = false;
   // The request's wsse:Security block for us, or null; taken out of soap->header once read so that
-  // gSOAP never echoes the request's header (the password) into the response.
+  // gSOAP never echoes it (the password) into the response.
   const _wsse__Security* security_ = nullptr;
   std::string basic_user_, basic_password_;  // decoded Authorization: Basic, reused between calls
   bool deferred_ = false;

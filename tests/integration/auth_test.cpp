@@ -201,8 +201,8 @@ TEST_CASE("a WS-Security UsernameToken authenticates IncCounter and a digest pas
     RawResponse r = SendRaw(port, Post(version, IncCounter(name), "", Security("alice", "wonderland")));
     CHECK(r.status == 200);
     CHECK(ElementText(r.body, "result") == "1");
-    CHECK(r.body.find("wonderland") == std::string::npos);  // the request's header is never echoed
-    CHECK(r.body.find("Header") == std::string::npos);
+    CHECK(r.body.find("wonderland") == std::string::npos);  // the request's Security block is never echoed
+    CHECK(r.body.find("Security") == std::string::npos);
 
     r = SendRaw(port, Post(version, IncCounter(name), "", Security("alice", "nope")));
     CHECK(r.body.find("<wsse:Password") == std::string::npos);
@@ -231,6 +231,12 @@ TEST_CASE("a WS-Security UsernameToken authenticates IncCounter and a digest pas
                                "</wsse:Password><wsse:Nonce>abc</wsse:Nonce></wsse:UsernameToken></wsse:Security>"));
     CHECK(r.status == 200);
     CHECK(ElementText(r.body, "result") == "2");
+    // Nor is it echoed in a fault raised after it was read (another mustUnderstand header block).
+    r = SendRaw(port, Post(version, IncCounter(name), "",
+                           Security("alice", "wonderland") + "<x:Other xmlns:x=\"urn:x\" s:mustUnderstand=\"1\"/>"));
+    CHECK(r.status == 500);
+    CHECK(r.body.find("MustUnderstand") != std::string::npos);
+    CHECK(r.body.find("wonderland") == std::string::npos);
     // A response to a request without WS-Security does not declare the wsse namespace.
     CHECK(SendRaw(port, Post(version, "<l:HelloWorld/>")).body.find("wsse") == std::string::npos);
   }
