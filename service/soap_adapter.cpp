@@ -292,7 +292,11 @@ int SoapEngine::Authorize(size_t operation) {
   if (authenticator_->IsKnownGood(user, password)) return SOAP_OK;
   if (defer_blocking_) return Defer();
   if (authenticator_->Verify(user, password)) return SOAP_OK;
-  LogLine("authentication failed for user '" + std::string(user.substr(0, 64)) + "'");
+  std::string shown(user.substr(0, 64));
+  for (char& c : shown) {
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';  // one log line, whatever was sent
+  }
+  LogLine("authentication failed for user '" + shown + "'");
   return AuthFault(wsse_code, "wrong user name or password");
 }
 
