@@ -1,6 +1,7 @@
 // lather-call: calls one operation of a Lather (or any same-WSDL) service and prints the result.
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 
 #include "LatherSoap.nsmap"
 #include "client/soap_client.h"
@@ -72,6 +73,12 @@ int main(int argc, char** argv) {
   flags.AddInt("count", 'n', "N", "echo-samples: number of samples (default 100)", 0, 10000000, &count);
   flags.AddInt("depth", 0, "D", "echo-samples: levels of nested children (default 1)", 0, 100, &depth);
   flags.AddInt("seed", 0, "S", "echo-samples: generator seed (default 1)", 0, INT64_MAX, &seed);
+  flags.AddString("user", 0, "NAME", "send credentials as user NAME (HTTP Basic unless --wsse)", &options.user);
+  flags.AddString("password", 0, "PW",
+                  "the password for --user (default: the environment variable LATHER_PASSWORD, which keeps it "
+                  "off the command line)", &options.password);
+  flags.AddBool("wsse", 0, "send --user/--password as a WS-Security UsernameToken (PasswordText) in the SOAP "
+                "Header instead of HTTP Basic", &options.wsse);
   flags.AddBool("help", 'h', "print this help", &help);
   std::vector<std::string> args;
   lather::Status s = flags.Parse(argc, argv, &args);
@@ -81,6 +88,14 @@ int main(int argc, char** argv) {
   }
   if (!s.ok()) return Usage(s.message());
   if (args.empty()) return Usage("no command given (see --help)");
+  if (!options.user.empty() && options.password.empty()) {
+    const char* env = std::getenv("LATHER_PASSWORD");
+    if (env == nullptr) return Usage("--user needs --password or the environment variable LATHER_PASSWORD");
+    options.password = env;
+  }
+  if (options.user.empty() && (options.wsse || !options.password.empty())) {
+    return Usage("--password and --wsse need --user");
+  }
   options.timeout_seconds = static_cast<int>(timeout);
   shape.count = static_cast<size_t>(count);
   shape.depth = static_cast<int>(depth);

@@ -12,6 +12,7 @@
 #include "common/status.h"
 
 struct soap;
+struct Namespace;
 
 namespace lather {
 
@@ -22,6 +23,11 @@ struct ClientOptions {
   bool soap12 = false;
   // Connect, send and receive timeout in seconds.
   int timeout_seconds = 30;
+  // Credentials sent with every call when `user` is not empty: HTTP Basic, or with `wsse` a
+  // WS-Security UsernameToken (Type PasswordText) in the SOAP Header instead.
+  std::string user;
+  std::string password;
+  bool wsse = false;
 };
 
 class Client {
@@ -54,6 +60,7 @@ class Client {
   Status EndCall(int error);
 
   ClientOptions options_;
+  std::vector<::Namespace> namespaces_;  // the table in use (with wsse when sending a UsernameToken)
   std::unique_ptr<Proxy> proxy_;
   struct soap* soap_;
   uint64_t bytes_sent_ = 0;

@@ -37,6 +37,7 @@ BlockingConnection::BlockingConnection(int fd, const ClassicShared& shared, Loop
       router_(&engine_, metrics, shared.address, std::numeric_limits<size_t>::max()),
       parser_(options_.http) {
   router_.set_metrics_renderer(shared.render_metrics);
+  router_.set_serve_metrics(options_.admin_listen.empty());
   router_.set_max_queue_wait(std::chrono::duration<double>(options_.max_queue_wait).count());
 }
 

@@ -6,6 +6,7 @@
 #include "LatherSoap.nsmap"
 #include "common/flag_parser.h"
 #include "common/log.h"
+#include "service/authenticator.h"
 #include "service/server.h"
 
 namespace {
@@ -15,7 +16,7 @@ constexpr int kExitFailure = 1;
 constexpr int kExitUsage = 64;
 
 lather::Status ParseOptions(int argc, char** argv, lather::ServerOptions* options, bool* help,
-                            std::string* port_file, std::string* usage) {
+                            std::string* port_file, std::string* auth_file, std::string* usage) {
   lather::FlagParser flags("lather-service [flags]");
   int64_t threads = 0, max_body = static_cast<int64_t>(options->http.max_body_bytes);
   int64_t pool_threads = options->pool_threads, pool_queue = static_cast<int64_t>(options->pool_queue);
@@ -56,6 +57,24 @@ lather::Status ParseOptions(int argc, char** argv, lather::ServerOptions* option
   flags.AddInt("max-queue-wait", 0, "MS",
                "a SOAP request that waited longer than MS since it arrived gets 503 + Retry-After instead of "
                "running; 0: no limit (default 1000)", 0, 86400000, &queue_wait_ms);
+  flags.AddString("auth-file", 0, "FILE",
+                  "require credentials (HTTP Basic or a WS-Security UsernameToken) checked against FILE: "
+                  "user:HASH lines, HASH a crypt(3) string (yescrypt $y$, bcrypt $2b$, sha512crypt $6$; "
+                  "e.g. mkpasswd -m yescrypt); default: no authentication", auth_file);
+  bool auth_given = false;
+  flags.AddValue("auth", 0, "inc-counter|all",
+                 "with --auth-file, which operations need credentials: inc-counter (IncCounter, the one that "
+                 "changes state; default) or all", [options, &auth_given](const std::string& v) {
+                   if (v != "inc-counter" && v != "all") {
+                     return lather::Status::InvalidArgument("--auth must be inc-counter or all, not '" + v + "'");
+                   }
+                   options->soap.auth_scope = v == "all" ? lather::AuthScope::kAll : lather::AuthScope::kIncCounter;
+                   auth_given = true;
+                   return lather::Status::Ok();
+                 });
+  flags.AddString("admin-listen", 0, "HOST:PORT",
+                  "serve /metrics and /healthz on this separate address; /metrics on --listen then answers 404 "
+                  "(default: /metrics on --listen)", &options->admin_listen);
   flags.AddString("port-file", 0, "FILE", "write the bound port to FILE once listening", port_file);
   flags.AddBool("help", 'h', "print this help", help);
   *usage = flags.Usage();
@@ -63,6 +82,7 @@ lather::Status ParseOptions(int argc, char** argv, lather::ServerOptions* option
   lather::Status s = flags.Parse(argc, argv, &positional);
   if (!s.ok()) return s;
   if (!positional.empty()) return lather::Status::InvalidArgument("unexpected argument '" + positional[0] + "'");
+  if (auth_given && auth_file->empty()) return lather::Status::InvalidArgument("--auth needs --auth-file");
   options->threads = static_cast<int>(threads);
   options->max_connections = static_cast<int>(max_connections);
   options->pool_threads = static_cast<int>(pool_threads);
@@ -84,8 +104,8 @@ int main(int argc, char** argv) {
   lather::SetLogProgramName("lather-service");
   lather::ServerOptions options;
   bool help = false;
-  std::string port_file, usage;
-  lather::Status s = ParseOptions(argc, argv, &options, &help, &port_file, &usage);
+  std::string port_file, auth_file, usage;
+  lather::Status s = ParseOptions(argc, argv, &options, &help, &port_file, &auth_file, &usage);
   if (help) {
     std::fputs(usage.c_str(), stdout);
     return 0;
@@ -93,6 +113,19 @@ int main(int argc, char** argv) {
   if (!s.ok()) {
     std::fprintf(stderr, "lather-service: %s\n", s.message().c_str());
     return kExitUsage;
+  }
+  std::unique_ptr<lather::Authenticator> authenticator;
+  if (!auth_file.empty()) {
+    s = lather::Authenticator::Load(auth_file, &authenticator);
+    if (!s.ok()) {
+      std::fprintf(stderr, "lather-service: %s\n", s.message().c_str());
+      return s.kind() == lather::Status::Kind::kInvalidArgument ? kExitUsage : kExitFailure;
+    }
+    options.soap.authenticator = authenticator.get();
+    lather::LogLine("authentication: " + std::to_string(authenticator->user_count()) + " user(s) from " + auth_file +
+                    "; required for " + (options.soap.auth_scope == lather::AuthScope::kAll ? "every operation" : "IncCounter"));
+    lather::LogLine("warning: --auth-file without TLS: passwords cross the network in clear text (HTTP Basic, "
+                    "UsernameToken PasswordText); serve over TLS or behind a TLS-terminating proxy");
   }
 
   // SIGINT/SIGTERM are taken by sigwait() below; every thread started later inherits the mask.
@@ -111,6 +144,9 @@ int main(int argc, char** argv) {
   }
   lather::LogLine("listening on http://" + server->address() + "/soap (engine " +
                   (options.engine == lather::Engine::kClassic ? "classic" : "event") + ", store " + options.store + ")");
+  if (!server->admin_address().empty()) {
+    lather::LogLine("admin listener on http://" + server->admin_address() + " (/metrics, /healthz)");
+  }
   if (!port_file.empty()) {
     FILE* f = std::fopen(port_file.c_str(), "w");
     if (f == nullptr || std::fprintf(f, "%u\n", server->port()) < 0 || std::fclose(f) != 0) {

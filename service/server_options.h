@@ -16,6 +16,9 @@ struct ServerOptions {
   Engine engine = Engine::kEvent;
   // Address and port to listen on; port 0 picks a free port (see Server::port()).
   std::string listen = "127.0.0.1:8080";
+  // A second listener for /metrics and /healthz ("HOST:PORT"); empty: /metrics is on `listen`.
+  // With it, GET /metrics on `listen` answers 404.
+  std::string admin_listen;
   // Counter store: "sqlite:PATH".
   std::string store = "sqlite:lather.db";
   // Most client connections open at once; one more is answered 503 + Retry-After and closed.
