@@ -18,6 +18,10 @@ namespace lather {
 struct SoapEngineLimits {
   int max_xml_depth = 500;         // deeper nesting is a Client/Sender fault
   size_t max_occurs = 100000;      // most repetitions of one element (e.g. samples)
+  // Read the WS-Addressing wsa:MessageID header (2005/08, or the 2004/08 submission) and make
+  // IncCounter idempotent by it. When false the header is ignored like any other unknown block
+  // (and a mustUnderstand one is refused).
+  bool read_message_id = true;
 };
 
 // One SOAP request as the HTTP layer framed it.
@@ -60,6 +64,9 @@ class SoapEngine {
   // gSOAP's fignore: a header block addressed to us with mustUnderstand is refused (and recorded for
   // the SOAP 1.2 NotUnderstood block); other header blocks are ignored; unknown Body content is refused.
   static int Ignore(struct soap* soap, const char* tag);
+  // Reads the text of a wsa:MessageID header block whose start tag gSOAP has just read (from Ignore);
+  // a Client/Sender fault for a second one.
+  int ReadMessageId();
   // A fault for an action header naming another operation than the Body; SOAP_OK otherwise.
   int CheckAction(const char* operation);
   int Fault(const Status& status);
@@ -78,6 +85,9 @@ class SoapEngine {
 
   Operations* operations_;
   const bool defer_blocking_;
+  const bool read_message_id_;
+  bool has_message_id_ = false;  // the request has a wsa:MessageID header (its text: message_id_)
+  std::string message_id_;
   bool deferred_ = false;
   struct soap* soap_;
   std::unique_ptr<Handler> handler_;
