@@ -10,8 +10,9 @@ namespace lather {
 namespace {
 constexpr size_t kMaxBatch = 512;  // increments per transaction
 // Expired message ids deleted per transaction, and how often a transaction deletes some: the
-// purge stays a small index range delete, never a scan, and a backlog drains in successive batches.
-constexpr size_t kPurgeLimit = 256;
+// purge stays a small index range delete, never a scan, and a backlog drains in successive batches
+// (as many ids as a full batch can add, so the purge keeps up with any rate the writer sustains).
+constexpr size_t kPurgeLimit = kMaxBatch;
 constexpr auto kPurgeInterval = std::chrono::seconds(1);
 }  // namespace
 
