@@ -15,9 +15,11 @@
 #include "tests/integration/raw_http.h"
 #include "tests/integration/service_process.h"
 
+using lather::test::CallBinary;
 using lather::test::ElementText;
 using lather::test::RawResponse;
 using lather::test::SendRaw;
+using lather::test::RunCommand;
 using lather::test::ServiceProcess;
 using lather::test::SoapPost;
 
@@ -181,4 +183,24 @@ TEST_CASE("with --idempotency-window 0 a wsa:MessageID is ignored and a mustUnde
   CHECK(r.status == 500);
   CHECK(ElementText(r.body, "faultcode").find("MustUnderstand") != std::string::npos);
   CHECK(Get(port, "ignored") == 2);
+}
+
+TEST_CASE("lather-call inc-counter --message-id counts a repeated id once, over SOAP 1.1 and 1.2",
+          "[integration][idempotency][cli]") {
+  ServiceProcess service;
+  const std::string call = CallBinary() + " --url " + service.url();
+  CHECK(RunCommand(call + " inc-counter cli --message-id uuid:cli-1").output == "1\n");
+  CHECK(RunCommand(call + " inc-counter cli --message-id uuid:cli-1").output == "1\n");
+  CHECK(RunCommand(call + " --soap12 inc-counter cli --message-id uuid:cli-1").output == "1\n");
+  CHECK(RunCommand(call + " inc-counter cli").output == "2\n");
+  const auto reused = RunCommand(call + " inc-counter other --message-id uuid:cli-1");
+  CHECK(reused.exit_code == 2);
+  CHECK(reused.output.find("fault: SOAP-ENV:Client: wsa:MessageID") == 0);
+  // auto: a fresh urn:uuid each time, printed on stderr.
+  const auto fresh = RunCommand(call + " inc-counter cli --message-id auto");
+  CHECK(fresh.exit_code == 0);
+  CHECK(fresh.output.find("message id: urn:uuid:") != std::string::npos);
+  CHECK(fresh.output.find("3\n") != std::string::npos);
+  CHECK(RunCommand(call + " get-counter cli").output == "3\n");
+  CHECK(RunCommand(call + " get-counter cli --message-id x").exit_code == 64);
 }
