@@ -210,8 +210,9 @@ int SoapEngine::Send(struct soap* soap, const char* data, size_t length) {
 int SoapEngine::Ignore(struct soap* soap, const char* tag) {
   if (soap->part != SOAP_IN_HEADER) return SOAP_TAG_MISMATCH;  // strict: no unknown content in the Body
   auto* engine = static_cast<SoapEngine*>(soap->user);
-  // wsa:MessageID is read here rather than declared in the generated header: no namespace entry
-  // (which gSOAP would write into every response) and no cost for requests without it.
+  // wsa:MessageID is read here, not through the generated header member (wsdl/typemap.dat, for
+  // clients): no wsa namespace entry in our table (gSOAP would declare it in every response), both
+  // WS-Addressing namespaces, and no cost for requests without it.
   if (engine->read_message_id_ && !soap->other && IsMessageIdTag(soap, tag)) return engine->ReadMessageId();
   if (!soap->mustUnderstand || soap->other) return SOAP_OK;  // optional, or for another role: ignored
   const char* colon = std::strchr(tag, ':');
