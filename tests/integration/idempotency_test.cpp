@@ -2,10 +2,9 @@
 // sent to the real service as raw envelopes, count once per id (also concurrently, after a restart
 // and after kill -9), answer the first value, and are refused when the id is reused for another
 // counter; ids expire after --idempotency-window.
-#include <catch2/catch.hpp>
-
 #include <signal.h>
 
+#include <catch2/catch.hpp>
 #include <chrono>
 #include <memory>
 #include <string>
@@ -18,8 +17,8 @@
 using lather::test::CallBinary;
 using lather::test::ElementText;
 using lather::test::RawResponse;
-using lather::test::SendRaw;
 using lather::test::RunCommand;
+using lather::test::SendRaw;
 using lather::test::ServiceProcess;
 using lather::test::SoapPost;
 
@@ -36,12 +35,12 @@ std::string MessageIdHeader(const std::string& id, const std::string& attributes
 // POSTs operation `operation` (IncCounter or GetCounter) on `name` with `header` blocks.
 RawResponse Call(int port, const std::string& operation, const std::string& name, const std::string& header,
                  int version = 1, const std::string& wsa_ns = kWsa) {
-  const std::string env = version == 2 ? "http://www.w3.org/2003/05/soap-envelope"
-                                       : "http://schemas.xmlsoap.org/soap/envelope/";
+  const std::string env =
+      version == 2 ? "http://www.w3.org/2003/05/soap-envelope" : "http://schemas.xmlsoap.org/soap/envelope/";
   const std::string body = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<s:Envelope xmlns:s=\"" + env +
                            "\" xmlns:l=\"urn:lather:v1\" xmlns:wsa=\"" + wsa_ns + "\"><s:Header>" + header +
-                           "</s:Header><s:Body><l:" + operation + "><l:name>" + name + "</l:name></l:" +
-                           operation + "></s:Body></s:Envelope>";
+                           "</s:Header><s:Body><l:" + operation + "><l:name>" + name +
+                           "</l:name></l:" + operation + "></s:Body></s:Envelope>";
   const char* type = version == 2 ? "application/soap+xml; charset=utf-8" : "text/xml; charset=utf-8";
   return SendRaw(port, SoapPost(type, body));
 }
@@ -179,7 +178,8 @@ TEST_CASE("with --idempotency-window 0 a wsa:MessageID is ignored and a mustUnde
   const int port = service.port();
   CHECK(Inc(port, "ignored", MessageIdHeader("uuid:same")) == 1);
   CHECK(Inc(port, "ignored", MessageIdHeader("uuid:same")) == 2);
-  const RawResponse r = Call(port, "IncCounter", "ignored", MessageIdHeader("uuid:same", " s:mustUnderstand=\"1\""));
+  const RawResponse r =
+      Call(port, "IncCounter", "ignored", MessageIdHeader("uuid:same", " s:mustUnderstand=\"1\""));
   CHECK(r.status == 500);
   CHECK(ElementText(r.body, "faultcode").find("MustUnderstand") != std::string::npos);
   CHECK(Get(port, "ignored") == 2);

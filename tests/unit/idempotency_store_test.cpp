@@ -1,10 +1,9 @@
 // Idempotent increments in the store: a message id counts once, in one batch or across batches,
 // reopened stores and threads; its window; the bounded purge; the checks of Operations.
-#include <catch2/catch.hpp>
-
 #include <unistd.h>
 
 #include <atomic>
+#include <catch2/catch.hpp>
 #include <chrono>
 #include <filesystem>
 #include <set>
@@ -95,7 +94,7 @@ TEST_CASE("repeats of a message id inside one batch count once and all get the s
   const std::string a = "a", b = "b", id1 = "uuid:1", id2 = "uuid:2", none;
   std::vector<CounterIncrement> batch(6);
   const std::pair<const std::string*, const std::string*> items[] = {{&a, &id1}, {&a, &id1}, {&a, &none},
-                                                                    {&b, &id1}, {&a, &id2}, {&a, nullptr}};
+                                                                     {&b, &id1}, {&a, &id2}, {&a, nullptr}};
   for (size_t i = 0; i < batch.size(); ++i) {
     batch[i].name = items[i].first;
     batch[i].message_id = items[i].second;
@@ -226,7 +225,8 @@ TEST_CASE("IncCounter refuses an empty or overlong message id before the store",
           "[service][operations][idempotency]") {
   lather::Operations ops(MemoryStore());
   int64_t value = 0;
-  const std::string empty, longest(lather::kMaxMessageIdBytes, 'x'), too_long(lather::kMaxMessageIdBytes + 1, 'x');
+  const std::string empty, longest(lather::kMaxMessageIdBytes, 'x'),
+      too_long(lather::kMaxMessageIdBytes + 1, 'x');
   CHECK(ops.IncCounter("n", &empty, &value).kind() == Status::Kind::kInvalidArgument);
   CHECK(ops.IncCounter("n", &too_long, &value).kind() == Status::Kind::kInvalidArgument);
   REQUIRE(ops.GetCounter("n", &value).ok());
