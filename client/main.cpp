@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 #include "LatherSoap.nsmap"
+#include "client/message_id.h"
 #include "client/soap_client.h"
 #include "common/flag_parser.h"
 
@@ -20,7 +21,7 @@ constexpr char kCommands[] =
     "\ncommands:\n"
     "  increment N            prints N + 1\n"
     "  hello                  prints the greeting\n"
-    "  inc-counter NAME       adds 1 to counter NAME, prints the new value\n"
+    "  inc-counter NAME       adds 1 to counter NAME, prints the new value (with --message-id: once per id)\n"
     "  get-counter NAME       prints counter NAME (0 if unknown)\n"
     "  echo-samples           sends --count generated samples, checks the echo, prints sizes and time\n"
     "\nexit codes: 0 ok, 1 echo mismatch, 2 SOAP fault, 3 connection error or timeout, 64 usage\n";
@@ -79,6 +80,10 @@ int main(int argc, char** argv) {
                   "off the command line)", &options.password);
   flags.AddBool("wsse", 0, "send --user/--password as a WS-Security UsernameToken (PasswordText) in the SOAP "
                 "Header instead of HTTP Basic", &options.wsse);
+  std::string message_id;
+  flags.AddString("message-id", 0, "ID|auto",
+                  "inc-counter: send this wsa:MessageID; a repeat of the id is counted once and answers the first "
+                  "value. auto: a new urn:uuid, printed on stderr for a retry", &message_id);
   flags.AddBool("help", 'h', "print this help", &help);
   std::vector<std::string> args;
   lather::Status s = flags.Parse(argc, argv, &args);
@@ -110,6 +115,11 @@ int main(int argc, char** argv) {
   if (args.size() != want_args) {
     return Usage(command + (want_args == 2 ? " takes one argument" : " takes no argument"));
   }
+  if (!message_id.empty() && command != "inc-counter") return Usage("--message-id applies to inc-counter only");
+  if (message_id == "auto") {
+    message_id = lather::NewMessageId();
+    std::fprintf(stderr, "message id: %s\n", message_id.c_str());
+  }
 
   lather::Client client(options);
   if (command == "increment") {
@@ -125,7 +135,7 @@ int main(int argc, char** argv) {
     if (s.ok()) std::printf("%s\n", greeting.c_str());
   } else if (command == "inc-counter" || command == "get-counter") {
     int64_t value = 0;
-    s = command == "inc-counter" ? client.IncCounter(args[1], &value) : client.GetCounter(args[1], &value);
+    s = command == "inc-counter" ? client.IncCounter(args[1], message_id, &value) : client.GetCounter(args[1], &value);
     if (s.ok()) std::printf("%lld\n", static_cast<long long>(value));
   } else {
     return EchoSamples(&client, shape);

@@ -75,6 +75,16 @@ const Namespace kNamespaces12[] = {
     {"xsd", "http://www.w3.org/2001/XMLSchema", "http://www.w3.org/*/XMLSchema", nullptr},
     {"l", "urn:lather:v1", nullptr, nullptr},
     {nullptr, nullptr, nullptr, nullptr}};
+// The same tables plus WS-Addressing, for a call with a wsa:MessageID header only: every entry is
+// declared in each Envelope, so the other calls do without it.
+const Namespace kNamespaces11Wsa[] = {
+    kNamespaces11[0], kNamespaces11[1], kNamespaces11[2], kNamespaces11[3], kNamespaces11[4],
+    {"wsa5", "http://www.w3.org/2005/08/addressing", nullptr, nullptr},
+    {nullptr, nullptr, nullptr, nullptr}};
+const Namespace kNamespaces12Wsa[] = {
+    kNamespaces12[0], kNamespaces12[1], kNamespaces12[2], kNamespaces12[3], kNamespaces12[4],
+    {"wsa5", "http://www.w3.org/2005/08/addressing", nullptr, nullptr},
+    {nullptr, nullptr, nullptr, nullptr}};
 
 void ToSoap(struct soap* soap, const DataSample& in, l__DataSample* out);
 
@@ -238,13 +248,21 @@ Status Client::HelloWorld(std::string* result) {
   return EndCall(error);
 }
 
-Status Client::IncCounter(const std::string& name, int64_t* result) {
+Status Client::IncCounter(const std::string& name, const std::string& message_id, int64_t* result) {
   BeginCall();
   _l__IncCounter request;
   request.name = name;
   _l__IncCounterResponse response;
+  if (!message_id.empty()) {
+    soap_set_namespaces(soap_, options_.soap12 ? kNamespaces12Wsa : kNamespaces11Wsa);
+    proxy_->soap_header(soap_strdup(soap_, message_id.c_str()));  // freed with the call's memory
+  }
   const int error = proxy_->IncCounter(&request, response);
   if (error == SOAP_OK) *result = response.result;
+  if (!message_id.empty()) {
+    proxy_->soap_noheader();
+    soap_set_namespaces(soap_, options_.soap12 ? kNamespaces12 : kNamespaces11);
+  }
   return EndCall(error);
 }
 

@@ -42,7 +42,10 @@ class Client {
   // Sets *result to the greeting ("Hello World").
   Status HelloWorld(std::string* result);
   // Adds 1 to the named counter and sets *result to its new value.
-  Status IncCounter(const std::string& name, int64_t* result);
+  Status IncCounter(const std::string& name, int64_t* result) { return IncCounter(name, std::string(), result); }
+  // The same with a wsa:MessageID header when `message_id` is not empty: the service counts a
+  // repeat of the id once and answers the first value (a retry is not a second increment).
+  Status IncCounter(const std::string& name, const std::string& message_id, int64_t* result);
   // Sets *result to the named counter's value (0 if unknown).
   Status GetCounter(const std::string& name, int64_t* result);
   // Sends `samples` and sets *echoed to what the service returned.

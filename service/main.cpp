@@ -75,6 +75,11 @@ lather::Status ParseOptions(int argc, char** argv, lather::ServerOptions* option
   flags.AddString("admin-listen", 0, "HOST:PORT",
                   "serve /metrics and /healthz on this separate address; /metrics on --listen then answers 404 "
                   "(default: /metrics on --listen)", &options->admin_listen);
+  int64_t idempotency_window = options->idempotency_window.count();
+  flags.AddInt("idempotency-window", 0, "SECONDS",
+               "an IncCounter's wsa:MessageID is remembered this long: a repeat counts once and answers the "
+               "first value; 0: the header is ignored (default 86400)", 0, int64_t{10} * 365 * 86400,
+               &idempotency_window);
   flags.AddString("port-file", 0, "FILE", "write the bound port to FILE once listening", port_file);
   flags.AddBool("help", 'h', "print this help", help);
   *usage = flags.Usage();
@@ -95,6 +100,8 @@ lather::Status ParseOptions(int argc, char** argv, lather::ServerOptions* option
   options->idle_timeout = std::chrono::milliseconds(idle_ms);
   options->soap.max_xml_depth = static_cast<int>(max_depth);
   options->soap.max_occurs = static_cast<size_t>(max_occurs);
+  options->idempotency_window = std::chrono::seconds(idempotency_window);
+  options->soap.read_message_id = idempotency_window > 0;
   return lather::Status::Ok();
 }
 

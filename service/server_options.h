@@ -21,6 +21,9 @@ struct ServerOptions {
   std::string admin_listen;
   // Counter store: "sqlite:PATH".
   std::string store = "sqlite:lather.db";
+  // How long an IncCounter's wsa:MessageID is remembered (a repeat within it counts once); 0: the
+  // header is ignored (set soap.read_message_id to match).
+  std::chrono::seconds idempotency_window{86400};
   // Most client connections open at once; one more is answered 503 + Retry-After and closed.
   int max_connections = 16000;
   // Event-loop threads; 0 means one per core (the event engine; the classic engine has one thread

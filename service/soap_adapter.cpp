@@ -62,6 +62,30 @@ const _wsse__Security* SecurityHeader(const struct soap* soap) {
   return AddressedToUs(security->SOAP_ENV__actor, security->SOAP_ENV__role) ? security : nullptr;
 }
 
+// WS-Addressing 1.0 and the 2004/08 member submission (still sent by older WCF and Axis2 clients).
+constexpr const char* kWsAddressingNamespaces[] = {"http://www.w3.org/2005/08/addressing",
+                                                   "http://schemas.xmlsoap.org/ws/2004/08/addressing"};
+
+// True if the header block `tag` gSOAP is reading is a wsa:MessageID.
+bool IsMessageIdTag(struct soap* soap, const char* tag) {
+  const char* colon = std::strchr(tag, ':');
+  if (std::strcmp(colon != nullptr ? colon + 1 : tag, "MessageID") != 0) return false;
+  const char* ns = soap_current_namespace_tag(soap, tag);
+  if (ns == nullptr) return false;
+  for (const char* wsa : kWsAddressingNamespaces) {
+    if (std::strcmp(ns, wsa) == 0) return true;
+  }
+  return false;
+}
+
+// `text` without the XML white space around it (xsd:anyURI collapses it).
+std::string_view TrimXmlSpace(std::string_view text) {
+  constexpr std::string_view kSpace = " \t\r\n";
+  const size_t first = text.find_first_not_of(kSpace);
+  if (first == std::string_view::npos) return {};
+  return text.substr(first, text.find_last_not_of(kSpace) - first + 1);
+}
+
 constexpr const char* kOperationNames[] = {"Increment", "HelloWorld", "IncCounter", "GetCounter",
                                            "EchoDataSamples"};
 
@@ -143,7 +167,8 @@ class SoapEngine::Handler : public LatherSoapService {
     if (int err = engine_->Authorize(2)) return err;
     if (engine_->defer_blocking_) return engine_->Defer();
     int64_t value = 0;
-    Status s = engine_->operations_->IncCounter(request->name, &value);
+    const std::string* message_id = engine_->has_message_id_ ? &engine_->message_id_ : nullptr;
+    Status s = engine_->operations_->IncCounter(request->name, message_id, &value);
     response.result = value;
     return engine_->Fault(s);
   }
@@ -187,7 +212,8 @@ SoapEngine::SoapEngine(Operations* operations, const SoapEngineLimits& limits, b
     : operations_(operations),
       authenticator_(limits.authenticator),
       auth_scope_(limits.auth_scope),
-      defer_blocking_(defer_blocking) {
+      defer_blocking_(defer_blocking),
+      read_message_id_(limits.read_message_id) {
   // Plain mode: gSOAP reads and writes the XML only; the connection code does HTTP.
   // Strict: missing or unexpected elements are faults, not silently defaulted.
   soap_ = soap_new2(SOAP_ENC_PLAIN | SOAP_XML_STRICT | SOAP_C_UTFSTRING,
@@ -231,13 +257,31 @@ int SoapEngine::Send(struct soap* soap, const char* data, size_t length) {
 
 int SoapEngine::Ignore(struct soap* soap, const char* tag) {
   if (soap->part != SOAP_IN_HEADER) return SOAP_TAG_MISMATCH;  // strict: no unknown content in the Body
-  if (!soap->mustUnderstand || soap->other) return SOAP_OK;  // optional, or for another role: ignored
   auto* engine = static_cast<SoapEngine*>(soap->user);
+  // wsa:MessageID is read here, not through the generated header member (wsdl/typemap.dat, for
+  // clients): no wsa namespace entry in our table (gSOAP would declare it in every response), both
+  // WS-Addressing namespaces, and no cost for requests without it.
+  if (engine->read_message_id_ && !soap->other && IsMessageIdTag(soap, tag)) return engine->ReadMessageId();
+  if (!soap->mustUnderstand || soap->other) return SOAP_OK;  // optional, or for another role: ignored
   const char* colon = std::strchr(tag, ':');
   engine->not_understood_local_ = colon != nullptr ? colon + 1 : tag;
   const char* ns = soap_current_namespace_tag(soap, tag);
   engine->not_understood_ns_ = ns != nullptr ? ns : "";
   return SOAP_MUSTUNDERSTAND;
+}
+
+int SoapEngine::ReadMessageId() {
+  if (has_message_id_) return soap_sender_fault(soap_, "the request has more than one wsa:MessageID header", nullptr);
+  has_message_id_ = true;
+  message_id_.clear();
+  if (!soap_->body) return SOAP_OK;  // <wsa:MessageID/>: empty (IncCounter refuses it)
+  // As soap_element_begin_in() and soap_instring() would read it; strict mode refuses child elements.
+  soap_->level++;
+  const char* text = soap_string_in(soap_, 3, -1, -1, nullptr);  // 3: stops at a child element
+  if (text == nullptr || soap_element_end_in(soap_, nullptr) != SOAP_OK) return soap_->error;
+  soap_->body = 0;  // the content is consumed: nothing left for gSOAP to skip
+  message_id_ = TrimXmlSpace(text);
+  return SOAP_OK;
 }
 
 int SoapEngine::CheckAction(const char* operation) {
@@ -337,6 +381,7 @@ SoapOutcome SoapEngine::Serve(const SoapCall& call, std::string* response_body) 
   deferred_ = false;
   auth_failed_ = false;
   security_ = nullptr;
+  has_message_id_ = false;
   read_offset_ = 0;
   not_understood_local_.clear();
   out_ = response_body;

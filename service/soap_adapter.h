@@ -24,6 +24,10 @@ struct SoapEngineLimits {
   // (lather-service keeps it for its whole run); shared by every engine (it is thread-safe).
   const Authenticator* authenticator = nullptr;
   AuthScope auth_scope = AuthScope::kIncCounter;
+  // Read the WS-Addressing wsa:MessageID header (2005/08, or the 2004/08 submission) and make
+  // IncCounter idempotent by it. When false the header is ignored like any other unknown block
+  // (and a mustUnderstand one is refused).
+  bool read_message_id = true;
 };
 
 // One SOAP request as the HTTP layer framed it.
@@ -68,6 +72,9 @@ class SoapEngine {
   // gSOAP's fignore: a header block addressed to us with mustUnderstand is refused (and recorded for
   // the SOAP 1.2 NotUnderstood block); other header blocks are ignored; unknown Body content is refused.
   static int Ignore(struct soap* soap, const char* tag);
+  // Reads the text of a wsa:MessageID header block whose start tag gSOAP has just read (from Ignore);
+  // a Client/Sender fault for a second one.
+  int ReadMessageId();
   // A fault for an action header naming another operation than the Body; SOAP_OK otherwise.
   int CheckAction(const char* operation);
   // SOAP_OK if `operation` (index in kMetricOperations) needs no credentials or the request's are
@@ -103,6 +110,9 @@ class SoapEngine {
   // gSOAP never echoes it (the password) into the response.
   const _wsse__Security* security_ = nullptr;
   std::string basic_user_, basic_password_;  // decoded Authorization: Basic, reused between calls
+  const bool read_message_id_;
+  bool has_message_id_ = false;  // the request has a wsa:MessageID header (its text: message_id_)
+  std::string message_id_;
   bool deferred_ = false;
   struct soap* soap_;
   std::unique_ptr<Handler> handler_;
