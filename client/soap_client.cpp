@@ -75,16 +75,9 @@ const Namespace kNamespaces12[] = {
     {"xsd", "http://www.w3.org/2001/XMLSchema", "http://www.w3.org/*/XMLSchema", nullptr},
     {"l", "urn:lather:v1", nullptr, nullptr},
     {nullptr, nullptr, nullptr, nullptr}};
-// The same tables plus WS-Addressing, for a call with a wsa:MessageID header only: every entry is
-// declared in each Envelope, so the other calls do without it.
-const Namespace kNamespaces11Wsa[] = {
-    kNamespaces11[0], kNamespaces11[1], kNamespaces11[2], kNamespaces11[3], kNamespaces11[4],
-    {"wsa5", "http://www.w3.org/2005/08/addressing", nullptr, nullptr},
-    {nullptr, nullptr, nullptr, nullptr}};
-const Namespace kNamespaces12Wsa[] = {
-    kNamespaces12[0], kNamespaces12[1], kNamespaces12[2], kNamespaces12[3], kNamespaces12[4],
-    {"wsa5", "http://www.w3.org/2005/08/addressing", nullptr, nullptr},
-    {nullptr, nullptr, nullptr, nullptr}};
+// WS-Addressing, added only for a call with a wsa:MessageID header: every entry is declared in each
+// Envelope, so the other calls do without it.
+const Namespace kWsaNamespace = {"wsa5", "http://www.w3.org/2005/08/addressing", nullptr, nullptr};
 
 void ToSoap(struct soap* soap, const DataSample& in, l__DataSample* out);
 
@@ -161,7 +154,10 @@ Client::Client(ClientOptions options) : options_(std::move(options)) {
     namespaces_.push_back(*ns);
   }
   if (options_.wsse && !options_.user.empty()) namespaces_.push_back(kWsseNamespace);
+  namespaces_with_wsa_ = namespaces_;
+  namespaces_with_wsa_.push_back(kWsaNamespace);
   namespaces_.push_back(Namespace{nullptr, nullptr, nullptr, nullptr});
+  namespaces_with_wsa_.push_back(Namespace{nullptr, nullptr, nullptr, nullptr});
   soap_set_namespaces(soap_, namespaces_.data());
   proxy_->soap_endpoint = options_.url.c_str();  // the proxy keeps the pointer: options_ owns it
   soap_->connect_timeout = options_.timeout_seconds;
@@ -254,14 +250,16 @@ Status Client::IncCounter(const std::string& name, const std::string& message_id
   request.name = name;
   _l__IncCounterResponse response;
   if (!message_id.empty()) {
-    soap_set_namespaces(soap_, options_.soap12 ? kNamespaces12Wsa : kNamespaces11Wsa);
-    proxy_->soap_header(soap_strdup(soap_, message_id.c_str()));  // freed with the call's memory
+    soap_set_namespaces(soap_, namespaces_with_wsa_.data());
+    // BeginCall() made this call's header when it carries a UsernameToken; otherwise a new one.
+    if (!(options_.wsse && !options_.user.empty())) soap_->header = soap_new_SOAP_ENV__Header(soap_);
+    soap_->header->wsa5__MessageID = soap_strdup(soap_, message_id.c_str());  // freed with the call's memory
   }
   const int error = proxy_->IncCounter(&request, response);
   if (error == SOAP_OK) *result = response.result;
   if (!message_id.empty()) {
     proxy_->soap_noheader();
-    soap_set_namespaces(soap_, options_.soap12 ? kNamespaces12 : kNamespaces11);
+    soap_set_namespaces(soap_, namespaces_.data());
   }
   return EndCall(error);
 }

@@ -64,6 +64,7 @@ class Client {
 
   ClientOptions options_;
   std::vector<::Namespace> namespaces_;  // the table in use (with wsse when sending a UsernameToken)
+  std::vector<::Namespace> namespaces_with_wsa_;  // the same plus wsa5, for a call with a wsa:MessageID
   std::unique_ptr<Proxy> proxy_;
   struct soap* soap_;
   uint64_t bytes_sent_ = 0;
