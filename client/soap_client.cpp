@@ -1,5 +1,7 @@
 #include "client/soap_client.h"
 
+#include <strings.h>
+
 #include <utility>
 
 #include "soapLatherSoapProxy.h"
@@ -129,6 +131,22 @@ Client::Client(ClientOptions options) : options_(std::move(options)) {
   soap_->connect_timeout = options_.timeout_seconds;
   soap_->send_timeout = options_.timeout_seconds;
   soap_->recv_timeout = options_.timeout_seconds;
+  if (strncasecmp(options_.url.c_str(), "https://", 8) == 0) setup_ = SetUpTls();
+}
+
+Status Client::SetUpTls() {
+  const unsigned short flags = (options_.insecure ? SOAP_SSL_NO_AUTHENTICATION : SOAP_SSL_DEFAULT) | SOAP_TLSv1_2 |
+                               SOAP_TLSv1_3;
+  // The system CA store is always loaded (no SOAP_SSL_NO_DEFAULT_CA_PATH); ca_file adds to it.
+  if (soap_ssl_client_context(soap_, flags, nullptr, nullptr, options_.ca_file.empty() ? nullptr : options_.ca_file.c_str(),
+                              nullptr, nullptr) != SOAP_OK) {
+    const char* reason = soap_fault_string(soap_);
+    std::string text = reason != nullptr ? reason : "cannot set up TLS";
+    for (char& c : text) c = c == '\n' ? ' ' : c;
+    return Status::InvalidArgument("TLS set-up failed" + (options_.ca_file.empty() ? "" : " (--cacert " + options_.ca_file + ")") +
+                                   ": " + text);
+  }
+  return Status::Ok();
 }
 
 Client::~Client() {
@@ -158,7 +176,20 @@ Status Client::EndCall(int error) {
         if (sub != nullptr) code_text += std::string("/") + sub;
       }
       status = Status::Fault(code_text, text);
-    } else if (error == SOAP_TCP_ERROR || error == SOAP_EOF || error == SOAP_SSL_ERROR) {
+    } else if (error == SOAP_SSL_ERROR) {
+      // gSOAP's text runs over several lines (SSL_ERROR_SSL, OpenSSL's queue, the certificate check).
+      std::string line;
+      for (char c : text) {
+        if (c != '\n') {
+          line += c;
+        } else if (!line.empty() && line.back() != ' ') {
+          line += "; ";
+        }
+      }
+      while (!line.empty() && (line.back() == ' ' || line.back() == ';')) line.pop_back();
+      status = Status::IOError(options_.url + ": TLS: " + line);
+      soap_closesock(soap_);
+    } else if (error == SOAP_TCP_ERROR || error == SOAP_EOF) {
       status = soap_->errnum == ETIMEDOUT || soap_->errnum == EAGAIN
                    ? Status::Timeout("no answer from " + options_.url + " within " +
                                      std::to_string(options_.timeout_seconds) + " s")

@@ -22,6 +22,10 @@ struct ClientOptions {
   bool soap12 = false;
   // Connect, send and receive timeout in seconds.
   int timeout_seconds = 30;
+  // https:// only: extra trusted CA certificates (PEM) besides the system store.
+  std::string ca_file;
+  // https:// only: accept any certificate (no chain or host name check).
+  bool insecure = false;
 };
 
 class Client {
@@ -42,7 +46,10 @@ class Client {
   // Sends `samples` and sets *echoed to what the service returned.
   Status EchoDataSamples(const std::vector<DataSample>& samples, std::vector<DataSample>* echoed);
 
-  // Bytes of the last call on the wire (HTTP headers included), each way.
+  // Ok, or why the client cannot make calls at all (an unreadable --cacert): check before calling.
+  const Status& setup_status() const { return setup_; }
+
+  // Bytes of the last call (HTTP headers included; over TLS, before encryption), each way.
   uint64_t last_bytes_sent() const { return bytes_sent_; }
   uint64_t last_bytes_received() const { return bytes_received_; }
 
@@ -53,7 +60,11 @@ class Client {
   // Maps the context's state after a call to a Status and frees the call's memory.
   Status EndCall(int error);
 
+  // https:// endpoints: TLS 1.2+ with the certificate checks options_ ask for.
+  Status SetUpTls();
+
   ClientOptions options_;
+  Status setup_;
   std::unique_ptr<Proxy> proxy_;
   struct soap* soap_;
   uint64_t bytes_sent_ = 0;

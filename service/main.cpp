@@ -6,6 +6,7 @@
 #include "LatherSoap.nsmap"
 #include "common/flag_parser.h"
 #include "common/log.h"
+#include "common/tls.h"
 #include "service/server.h"
 
 namespace {
@@ -15,7 +16,7 @@ constexpr int kExitFailure = 1;
 constexpr int kExitUsage = 64;
 
 lather::Status ParseOptions(int argc, char** argv, lather::ServerOptions* options, bool* help,
-                            std::string* port_file, std::string* usage) {
+                            std::string* port_file, std::string* tls_cert, std::string* tls_key, std::string* usage) {
   lather::FlagParser flags("lather-service [flags]");
   int64_t threads = 0, max_body = static_cast<int64_t>(options->http.max_body_bytes);
   int64_t pool_threads = options->pool_threads, pool_queue = static_cast<int64_t>(options->pool_queue);
@@ -56,6 +57,9 @@ lather::Status ParseOptions(int argc, char** argv, lather::ServerOptions* option
   flags.AddInt("max-queue-wait", 0, "MS",
                "a SOAP request that waited longer than MS since it arrived gets 503 + Retry-After instead of "
                "running; 0: no limit (default 1000)", 0, 86400000, &queue_wait_ms);
+  flags.AddString("tls-cert", 0, "FILE", "serve HTTPS (TLS 1.2+) with this PEM certificate (chain); needs --tls-key",
+                  tls_cert);
+  flags.AddString("tls-key", 0, "FILE", "the PEM private key of --tls-cert", tls_key);
   flags.AddString("port-file", 0, "FILE", "write the bound port to FILE once listening", port_file);
   flags.AddBool("help", 'h', "print this help", help);
   *usage = flags.Usage();
@@ -63,6 +67,9 @@ lather::Status ParseOptions(int argc, char** argv, lather::ServerOptions* option
   lather::Status s = flags.Parse(argc, argv, &positional);
   if (!s.ok()) return s;
   if (!positional.empty()) return lather::Status::InvalidArgument("unexpected argument '" + positional[0] + "'");
+  if (tls_cert->empty() != tls_key->empty()) {
+    return lather::Status::InvalidArgument("--tls-cert and --tls-key go together");
+  }
   options->threads = static_cast<int>(threads);
   options->max_connections = static_cast<int>(max_connections);
   options->pool_threads = static_cast<int>(pool_threads);
@@ -84,8 +91,8 @@ int main(int argc, char** argv) {
   lather::SetLogProgramName("lather-service");
   lather::ServerOptions options;
   bool help = false;
-  std::string port_file, usage;
-  lather::Status s = ParseOptions(argc, argv, &options, &help, &port_file, &usage);
+  std::string port_file, tls_cert, tls_key, usage;
+  lather::Status s = ParseOptions(argc, argv, &options, &help, &port_file, &tls_cert, &tls_key, &usage);
   if (help) {
     std::fputs(usage.c_str(), stdout);
     return 0;
@@ -93,6 +100,16 @@ int main(int argc, char** argv) {
   if (!s.ok()) {
     std::fprintf(stderr, "lather-service: %s\n", s.message().c_str());
     return kExitUsage;
+  }
+
+  if (!tls_cert.empty()) {
+    std::unique_ptr<lather::TlsContext> tls;
+    s = lather::TlsContext::ForServer(tls_cert, tls_key, &tls);
+    if (!s.ok()) {
+      lather::LogLine("cannot start: " + s.message());
+      return kExitFailure;
+    }
+    options.tls = std::move(tls);
   }
 
   // SIGINT/SIGTERM are taken by sigwait() below; every thread started later inherits the mask.
@@ -109,7 +126,7 @@ int main(int argc, char** argv) {
     lather::LogLine("cannot start: " + s.message());
     return s.kind() == lather::Status::Kind::kInvalidArgument ? kExitUsage : kExitFailure;
   }
-  lather::LogLine("listening on http://" + server->address() + "/soap (engine " +
+  lather::LogLine(std::string("listening on ") + (options.tls ? "https://" : "http://") + server->address() + "/soap (engine " +
                   (options.engine == lather::Engine::kClassic ? "classic" : "event") + ", store " + options.store + ")");
   if (!port_file.empty()) {
     FILE* f = std::fopen(port_file.c_str(), "w");

@@ -45,6 +45,8 @@ class RequestRouter {
   void set_metrics_renderer(std::function<std::string()> render) { render_metrics_ = std::move(render); }
 
   void set_local_address(std::string address) { local_address_ = std::move(address); }
+  // Served over TLS: ?wsdl names the https:// address whatever X-Forwarded-Proto says.
+  void set_https(bool https) { https_ = https; }
 
   // The answer to a deferred call the blocking pool came back with: its response and metrics, or
   // Busy() when it had waited too long to be run. response->keep_alive says whether to keep the connection.
@@ -79,6 +81,7 @@ class RequestRouter {
   double max_queue_wait_ = 0;
   std::function<std::string()> render_metrics_;
   std::string local_address_;
+  bool https_ = false;
 };
 
 }  // namespace lather
