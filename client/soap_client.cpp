@@ -118,6 +118,29 @@ void FromSoapList(const l__DataSampleList* in, std::vector<DataSample>* out) {
   }
 }
 
+// gSOAP's TLS failure text on one line: its lines ("SSL_ERROR_SSL", OpenSSL's queue as
+// "error:0A000086:SSL routines::certificate verify failed", the certificate check) joined by "; ",
+// without the SSL_ERROR_ name and the error-code prefixes.
+std::string OneLineTlsError(const std::string& text) {
+  std::string line;
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    std::string part = text.substr(start, end - start);
+    start = end + 1;
+    if (part.rfind("SSL_ERROR_", 0) == 0) {
+      const size_t space = part.find(' ');
+      part = space == std::string::npos ? "" : part.substr(space + 1);
+    }
+    if (part.rfind("error:", 0) == 0 && part.find("::") != std::string::npos) part = part.substr(part.find("::") + 2);
+    if (part.empty()) continue;
+    if (!line.empty()) line += "; ";
+    line += part;
+  }
+  return line.empty() ? "handshake failed" : line;
+}
+
 }  // namespace
 
 Client::Client(ClientOptions options) : options_(std::move(options)) {
@@ -177,17 +200,7 @@ Status Client::EndCall(int error) {
       }
       status = Status::Fault(code_text, text);
     } else if (error == SOAP_SSL_ERROR) {
-      // gSOAP's text runs over several lines (SSL_ERROR_SSL, OpenSSL's queue, the certificate check).
-      std::string line;
-      for (char c : text) {
-        if (c != '\n') {
-          line += c;
-        } else if (!line.empty() && line.back() != ' ') {
-          line += "; ";
-        }
-      }
-      while (!line.empty() && (line.back() == ' ' || line.back() == ';')) line.pop_back();
-      status = Status::IOError(options_.url + ": TLS: " + line);
+      status = Status::IOError(options_.url + ": TLS: " + OneLineTlsError(text));
       soap_closesock(soap_);
     } else if (error == SOAP_TCP_ERROR || error == SOAP_EOF) {
       status = soap_->errnum == ETIMEDOUT || soap_->errnum == EAGAIN

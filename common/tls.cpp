@@ -12,16 +12,22 @@
 namespace lather {
 namespace {
 
-// OpenSSL's reason for the oldest error queued on this thread ("wrong version number"), or `fallback`.
-std::string TakeError(const char* fallback) {
-  const unsigned long code = ERR_get_error();
-  ERR_clear_error();
-  if (code == 0) return fallback;
+// OpenSSL's reason for `code` ("wrong version number", "No such file or directory").
+std::string ReasonText(unsigned long code) {
+  if (ERR_SYSTEM_ERROR(code)) return std::strerror(ERR_GET_REASON(code));
   const char* reason = ERR_reason_error_string(code);
   if (reason != nullptr) return reason;
   char text[256];
   ERR_error_string_n(code, text, sizeof text);
   return text;
+}
+
+// The reason for the oldest error queued on this thread, or `fallback`; clears the queue.
+std::string TakeError(const char* fallback, unsigned long* code_out = nullptr) {
+  const unsigned long code = ERR_get_error();
+  ERR_clear_error();
+  if (code_out != nullptr) *code_out = code;
+  return code == 0 ? std::string(fallback) : ReasonText(code);
 }
 
 // Settings both sides share: TLS 1.2 at least, partial writes, small idle footprint.
@@ -53,7 +59,12 @@ Status TlsContext::ForServer(const std::string& cert_file, const std::string& ke
                                    TakeError("not a PEM certificate"));
   }
   if (SSL_CTX_use_PrivateKey_file(ctx, key_file.c_str(), SSL_FILETYPE_PEM) != 1) {
-    return Status::InvalidArgument("cannot load the TLS key " + key_file + ": " + TakeError("not a PEM private key"));
+    unsigned long code = 0;
+    const std::string reason = TakeError("not a PEM private key", &code);
+    if (ERR_GET_LIB(code) == ERR_LIB_X509 && ERR_GET_REASON(code) == X509_R_KEY_VALUES_MISMATCH) {
+      return Status::InvalidArgument("the TLS key " + key_file + " does not match the certificate " + cert_file);
+    }
+    return Status::InvalidArgument("cannot load the TLS key " + key_file + ": " + reason);
   }
   if (SSL_CTX_check_private_key(ctx) != 1) {
     return Status::InvalidArgument("the TLS key " + key_file + " does not match the certificate " + cert_file + ": " +
@@ -98,7 +109,9 @@ std::unique_ptr<TlsSession> TlsSession::ForClient(const TlsContext& context, int
   if (SSL_set_fd(ssl, fd) != 1) return nullptr;
   in6_addr scratch;
   const bool is_ip = inet_pton(AF_INET, host.c_str(), &scratch) == 1 || inet_pton(AF_INET6, host.c_str(), &scratch) == 1;
-  if (!is_ip && !host.empty()) SSL_set_tlsext_host_name(ssl, host.c_str());  // SNI names hosts only
+  if (!is_ip && !host.empty()) {  // SNI names hosts only (SSL_set_tlsext_host_name, without its C cast)
+    SSL_ctrl(ssl, SSL_CTRL_SET_TLSEXT_HOSTNAME, TLSEXT_NAMETYPE_host_name, const_cast<char*>(host.c_str()));
+  }
   // SSL_set1_host checks a DNS name or, given an address, the certificate's IP entries.
   if (context.verify() && !host.empty() && SSL_set1_host(ssl, host.c_str()) != 1) return nullptr;
   SSL_set_connect_state(ssl);
@@ -125,6 +138,7 @@ TlsSession::Result TlsSession::Classify(int ret) {
     default:
       broken_ = true;
       error_ = TakeError("TLS protocol error");
+      if (error_ == "http request") error_ = "plain HTTP sent to the TLS port";
       if (SSL_get_verify_result(ssl_) != X509_V_OK) {
         error_ += std::string(" (") + X509_verify_cert_error_string(SSL_get_verify_result(ssl_)) + ")";
       }

@@ -238,7 +238,9 @@ void BlockingConnection::Reject(int status, const std::string& reason, const cha
 std::string BlockingConnection::PeerName() const {
   sockaddr_storage address{};
   socklen_t length = sizeof address;
-  if (::getpeername(fd_, reinterpret_cast<sockaddr*>(&address), &length) != 0) return "a closed peer";
+  if (::getpeername(fd_, reinterpret_cast<sockaddr*>(&address), &length) != 0) {
+    return tls_peer_.empty() ? "a closed peer" : tls_peer_;  // TLS remembers it (a reset peer has none)
+  }
   char text[INET6_ADDRSTRLEN] = "?";
   uint16_t port = 0;
   if (address.ss_family == AF_INET6) {

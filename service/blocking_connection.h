@@ -86,6 +86,7 @@ class BlockingConnection {
   int64_t arrival_ns_ = 0;  // kernel receive stamp of the newest bytes read (CLOCK_REALTIME)
   std::unique_ptr<TlsSession> tls_;  // null: plain TCP
   bool tls_wants_write_ = false;     // the session must write before it can read on
+  std::string tls_peer_;             // the client's address, taken when TLS starts
 };
 
 }  // namespace lather

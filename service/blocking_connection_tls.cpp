@@ -15,6 +15,7 @@ namespace lather {
 bool BlockingConnection::HandshakeTls() {
   // Non-blocking: a client that sends half a TLS record must not hold SSL_read past a deadline.
   ::fcntl(fd_, F_SETFL, ::fcntl(fd_, F_GETFL) | O_NONBLOCK);
+  tls_peer_ = PeerName();
   tls_ = TlsSession::ForServer(*options_.tls, fd_);
   if (!tls_) {
     LogLine("closed a connection from " + PeerName() + ": cannot start a TLS session");

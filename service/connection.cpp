@@ -229,8 +229,10 @@ void Connection::SendContinue() {
 
 std::string Connection::PeerName() const {
   boost::system::error_code ec;
-  const auto endpoint = socket_.remote_endpoint(ec);
-  return ec ? std::string("a closed peer") : endpoint.address().to_string() + ":" + std::to_string(endpoint.port());
+  auto endpoint = socket_.remote_endpoint(ec);
+  if (ec) endpoint = tls_peer_;  // TLS remembers it: a failed handshake is often logged after a reset
+  if (endpoint.port() == 0) return "a closed peer";
+  return endpoint.address().to_string() + ":" + std::to_string(endpoint.port());
 }
 
 void Connection::Reject(int status, const std::string& reason, const char* extra_headers) {

@@ -100,6 +100,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   Phase phase_ = Phase::kIdle;
   bool continue_sent_ = false;
   std::unique_ptr<TlsSession> tls_;  // null: plain TCP
+  boost::asio::ip::tcp::endpoint tls_peer_;  // the client's address, taken when TLS starts
   bool tls_read_wants_write_ = false;  // the session must write before it can read on
   std::array<boost::asio::const_buffer, 3> tls_parts_;  // what WriteTls has left to write
   size_t tls_written_ = 0;

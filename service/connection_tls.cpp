@@ -12,6 +12,8 @@
 namespace lather {
 
 void Connection::StartTls() {
+  boost::system::error_code ignored;
+  tls_peer_ = socket_.remote_endpoint(ignored);
   tls_ = TlsSession::ForServer(*loop_->options().tls, socket_.native_handle());
   if (!tls_) {
     LogLine("closed a connection from " + PeerName() + ": cannot start a TLS session");
