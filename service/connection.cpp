@@ -230,7 +230,7 @@ void Connection::SendContinue() {
 std::string Connection::PeerName() const {
   boost::system::error_code ec;
   auto endpoint = socket_.remote_endpoint(ec);
-  if (ec) endpoint = tls_peer_;  // TLS remembers it: a failed handshake is often logged after a reset
+  if (ec && tls_) endpoint = tls_->peer;  // a failed handshake is often logged after a reset
   if (endpoint.port() == 0) return "a closed peer";
   return endpoint.address().to_string() + ":" + std::to_string(endpoint.port());
 }

@@ -99,12 +99,16 @@ class Connection : public std::enable_shared_from_this<Connection> {
   bool run_deferred_after_write_ = false;  // response_ holds a call for the pool, behind out_
   Phase phase_ = Phase::kIdle;
   bool continue_sent_ = false;
-  std::unique_ptr<TlsSession> tls_;  // null: plain TCP
-  boost::asio::ip::tcp::endpoint tls_peer_;  // the client's address, taken when TLS starts
-  bool tls_read_wants_write_ = false;  // the session must write before it can read on
-  std::array<boost::asio::const_buffer, 3> tls_parts_;  // what WriteTls has left to write
-  size_t tls_written_ = 0;
-  bool tls_then_read_ = false;
+  // TLS state, allocated only when the service speaks TLS: a plain connection stays as small as before.
+  struct TlsState {
+    std::unique_ptr<TlsSession> session;
+    boost::asio::ip::tcp::endpoint peer;  // taken when TLS starts: a reset peer has no address
+    bool read_wants_write = false;        // the session must write before it can read on
+    std::array<boost::asio::const_buffer, 3> parts;  // what WriteTls has left to write
+    size_t written = 0;
+    bool then_read = false;
+  };
+  std::unique_ptr<TlsState> tls_;  // null: plain TCP
 };
 
 }  // namespace lather

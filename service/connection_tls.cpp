@@ -12,10 +12,11 @@
 namespace lather {
 
 void Connection::StartTls() {
+  tls_ = std::make_unique<TlsState>();
   boost::system::error_code ignored;
-  tls_peer_ = socket_.remote_endpoint(ignored);
-  tls_ = TlsSession::ForServer(*loop_->options().tls, socket_.native_handle());
-  if (!tls_) {
+  tls_->peer = socket_.remote_endpoint(ignored);
+  tls_->session = TlsSession::ForServer(*loop_->options().tls, socket_.native_handle());
+  if (!tls_->session) {
     LogLine("closed a connection from " + PeerName() + ": cannot start a TLS session");
     return Close();
   }
@@ -24,7 +25,7 @@ void Connection::StartTls() {
 }
 
 void Connection::ContinueHandshake() {
-  switch (const TlsSession::Result result = tls_->Handshake()) {
+  switch (const TlsSession::Result result = tls_->session->Handshake()) {
     case TlsSession::Result::kOk:
       SetPhase(Phase::kIdle);
       return Read();
@@ -34,7 +35,7 @@ void Connection::ContinueHandshake() {
     case TlsSession::Result::kClosed:
       return Close();  // the client went away before the handshake (a port probe)
     case TlsSession::Result::kFailed:
-      LogLine("closed a connection from " + PeerName() + ": TLS handshake failed: " + tls_->error());
+      LogLine("closed a connection from " + PeerName() + ": TLS handshake failed: " + tls_->session->error());
       return Close();
   }
 }
@@ -50,13 +51,13 @@ void Connection::WaitForTls(TlsSession::Result want, void (Connection::*then)())
 }
 
 void Connection::ReadTls() {
-  if (tls_->HasPending()) {
+  if (tls_->session->HasPending()) {
     // Decrypted bytes are waiting inside the session: the socket may never become readable for them.
     boost::asio::post(loop_->io(), [self = shared_from_this()] { self->OnReadable({}); });
     return;
   }
-  if (tls_read_wants_write_) {
-    tls_read_wants_write_ = false;
+  if (tls_->read_wants_write) {
+    tls_->read_wants_write = false;
     return WaitForTls(TlsSession::Result::kWantWrite, &Connection::ReadTls);
   }
   socket_.async_wait(boost::asio::ip::tcp::socket::wait_read,
@@ -67,7 +68,7 @@ ssize_t Connection::ReceiveTls(char* room, size_t length) {
   size_t total = 0;
   while (total < length) {
     size_t got = 0;
-    const TlsSession::Result result = tls_->Read(room + total, length - total, &got);
+    const TlsSession::Result result = tls_->session->Read(room + total, length - total, &got);
     if (result == TlsSession::Result::kOk) {
       total += got;
       continue;
@@ -75,13 +76,13 @@ ssize_t Connection::ReceiveTls(char* room, size_t length) {
     if (total > 0) break;  // what failed or is missing is met on the next read
     switch (result) {
       case TlsSession::Result::kWantWrite:
-        tls_read_wants_write_ = true;
+        tls_->read_wants_write = true;
         [[fallthrough]];
       case TlsSession::Result::kWantRead:
         errno = EAGAIN;
         return -1;
       case TlsSession::Result::kFailed:
-        LogLine("closed a connection from " + PeerName() + ": TLS error: " + tls_->error());
+        LogLine("closed a connection from " + PeerName() + ": TLS error: " + tls_->session->error());
         return 0;
       default:
         return 0;
@@ -92,32 +93,34 @@ ssize_t Connection::ReceiveTls(char* room, size_t length) {
 }
 
 void Connection::WriteTls(const std::array<boost::asio::const_buffer, 3>& parts, bool then_read) {
-  tls_parts_ = parts;
-  tls_written_ = 0;
-  tls_then_read_ = then_read;
+  tls_->parts = parts;
+  tls_->written = 0;
+  tls_->then_read = then_read;
   ContinueWriteTls();
 }
 
 void Connection::ContinueWriteTls() {
-  for (boost::asio::const_buffer& part : tls_parts_) {
+  for (boost::asio::const_buffer& part : tls_->parts) {
     while (part.size() > 0) {
       size_t wrote = 0;
-      const TlsSession::Result result = tls_->Write(static_cast<const char*>(part.data()), part.size(), &wrote);
+      const TlsSession::Result result = tls_->session->Write(static_cast<const char*>(part.data()), part.size(), &wrote);
       if (result == TlsSession::Result::kWantRead || result == TlsSession::Result::kWantWrite) {
         return WaitForTls(result, &Connection::ContinueWriteTls);
       }
       if (result != TlsSession::Result::kOk) {
-        if (tls_then_read_) return Close();
+        if (tls_->then_read) return Close();
         return OnWritten(boost::asio::error::broken_pipe, 0);
       }
       part += wrote;
-      tls_written_ += wrote;
+      tls_->written += wrote;
     }
   }
-  if (tls_then_read_) return Read();
-  OnWritten({}, tls_written_);
+  if (tls_->then_read) return Read();
+  OnWritten({}, tls_->written);
 }
 
-void Connection::ShutdownTls() { tls_->Shutdown(); }
+void Connection::ShutdownTls() {
+  if (tls_->session) tls_->session->Shutdown();
+}
 
 }  // namespace lather
