@@ -164,8 +164,10 @@ Status Client::SetUpTls() {
   if (soap_ssl_client_context(soap_, flags, nullptr, nullptr, options_.ca_file.empty() ? nullptr : options_.ca_file.c_str(),
                               nullptr, nullptr) != SOAP_OK) {
     const char* reason = soap_fault_string(soap_);
+    const char* detail = soap_fault_detail(soap_);
     std::string text = reason != nullptr ? reason : "cannot set up TLS";
-    for (char& c : text) c = c == '\n' ? ' ' : c;
+    if (detail != nullptr && *detail != '\0') text += std::string(": ") + detail;
+    text = OneLineTlsError(text);
     return Status::InvalidArgument("TLS set-up failed" + (options_.ca_file.empty() ? "" : " (--cacert " + options_.ca_file + ")") +
                                    ": " + text);
   }

@@ -255,3 +255,15 @@ TEST_CASE("lather-service exits 1 with one line when the TLS certificate or key 
   CHECK(alone.exit_code == 64);
   CHECK(alone.output == "lather-service: --tls-cert and --tls-key go together\n");
 }
+
+TEST_CASE("lather-call and lather-stress refuse an unreadable --cacert with one line and exit 64", "[cli][tls]") {
+  const std::string absent = "/tmp/lather-no-such-ca.pem";
+  const CommandResult call = RunCommand(CallBinary() + " --url https://127.0.0.1:1/soap --cacert " + absent + " hello");
+  CHECK(call.exit_code == 64);
+  CHECK(Lines(call.output) == 1);
+  CHECK(call.output.find(absent) != std::string::npos);
+  const CommandResult stress = RunCommand(StressBinary() + " https://127.0.0.1:1/soap --cacert " + absent + " -n 1");
+  CHECK(stress.exit_code == 64);
+  CHECK(Lines(stress.output) == 1);
+  CHECK(stress.output.find("cannot load the CA file " + absent) != std::string::npos);
+}
