@@ -2,6 +2,7 @@
 
 #include <strings.h>
 
+#include <csignal>
 #include <utility>
 
 #include "soapLatherSoapProxy.h"
@@ -158,6 +159,9 @@ Client::Client(ClientOptions options) : options_(std::move(options)) {
 }
 
 Status Client::SetUpTls() {
+  // OpenSSL writes to the socket with write(2), past gSOAP's MSG_NOSIGNAL: a server that reset the
+  // connection must be an error, not a SIGPIPE that kills the process.
+  std::signal(SIGPIPE, SIG_IGN);
   const unsigned short flags = (options_.insecure ? SOAP_SSL_NO_AUTHENTICATION : SOAP_SSL_DEFAULT) | SOAP_TLSv1_2 |
                                SOAP_TLSv1_3;
   // The system CA store is always loaded (no SOAP_SSL_NO_DEFAULT_CA_PATH); ca_file adds to it.
