@@ -30,17 +30,19 @@ std::string TakeError(const char* fallback, unsigned long* code_out = nullptr) {
   return code == 0 ? std::string(fallback) : ReasonText(code);
 }
 
-// Settings both sides share: TLS 1.2 at least, partial writes, small idle footprint.
+// Settings both sides share: TLS 1.2 at least, partial writes, reading ahead.
 void CommonSettings(SSL_CTX* ctx) {
   // OpenSSL's socket BIO writes with write(2): a peer that reset would raise SIGPIPE.
   std::signal(SIGPIPE, SIG_IGN);
   SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION);
   // A peer that closes without close_notify is an ordinary EOF: HTTP frames its own messages.
   SSL_CTX_set_options(ctx, SSL_OP_IGNORE_UNEXPECTED_EOF | SSL_OP_NO_RENEGOTIATION);
-  // Partial writes as with send(); the retried buffer may move (it is the same bytes); an idle
-  // connection gives its record buffers back (thousands of keep-alive connections).
-  SSL_CTX_set_mode(ctx, SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER |
-                            SSL_MODE_RELEASE_BUFFERS);
+  // Partial writes as with send(); the retried buffer may move (it is the same bytes). Idle
+  // connections give their record buffers back through ReleaseBuffers().
+  SSL_CTX_set_mode(ctx, SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
+  // One recv() for every record there is (without it: two per record, header then body, and a third
+  // that finds nothing). HasPending() says when buffered records need no wait for the socket.
+  SSL_CTX_set_read_ahead(ctx, 1);
 }
 
 }  // namespace
@@ -157,7 +159,9 @@ TlsSession::Result TlsSession::Read(char* buffer, size_t length, size_t* got) {
   ERR_clear_error();
   errno = 0;
   const int ret = SSL_read_ex(ssl_, buffer, length, got);
-  return ret == 1 ? Result::kOk : Classify(ret);
+  const Result result = ret == 1 ? Result::kOk : Classify(ret);
+  read_blocked_ = result == Result::kWantRead;
+  return result;
 }
 
 TlsSession::Result TlsSession::Write(const char* data, size_t length, size_t* wrote) {
@@ -178,8 +182,10 @@ bool TlsSession::certificate_rejected() const {
   return broken_ && SSL_get_verify_mode(ssl_) != SSL_VERIFY_NONE && SSL_get_verify_result(ssl_) != X509_V_OK;
 }
 
-// Only decrypted bytes count: SSL_has_pending() is also true for half a record, which needs the
-// socket (waiting on it is right). Without read-ahead OpenSSL reads no further than the record it is on.
-bool TlsSession::HasPending() const { return SSL_pending(ssl_) > 0; }
+void TlsSession::ReleaseBuffers() { (void)SSL_free_buffers(ssl_); }
+
+bool TlsSession::HasPending() const {
+  return SSL_pending(ssl_) > 0 || (!read_blocked_ && SSL_has_pending(ssl_) == 1);
+}
 
 }  // namespace lather

@@ -70,10 +70,15 @@ class TlsSession {
   Result Write(const char* data, size_t length, size_t* wrote);
   // Sends close_notify if the session is still usable; never waits. The socket stays open.
   void Shutdown();
-  // True when decrypted bytes wait inside the session: read again without waiting for the socket.
+  // True when bytes the session already took from the socket may give data: read again without
+  // waiting for the socket. (OpenSSL reads ahead: one recv() takes every record there is. Half a
+  // record does not count once a read has said kWantRead for it.)
   bool HasPending() const;
   // True when the handshake failed because the peer's certificate did not pass the checks.
   bool certificate_rejected() const;
+  // Frees the session's record buffers (about 34 KB) if they hold nothing; they are taken again on
+  // the next read or write. For idle keep-alive connections.
+  void ReleaseBuffers();
   // Why the last call failed, in one line (OpenSSL's reason, or the certificate check's).
   const std::string& error() const { return error_; }
 
@@ -83,6 +88,7 @@ class TlsSession {
 
   ssl_st* ssl_;
   bool broken_ = false;  // a fatal error happened: no close_notify
+  bool read_blocked_ = false;  // the last Read() said kWantRead: what is buffered is not a whole record
   std::string error_;
 };
 

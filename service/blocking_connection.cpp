@@ -64,6 +64,7 @@ void BlockingConnection::Serve() {
   for (;;) {
     if (in_.empty()) {
       if (shared_.stopping->load(std::memory_order_relaxed)) break;
+      if (tls_) tls_->ReleaseBuffers();  // idle: the session's record buffers are not needed
       if (ReadMore(Clock::now() + options_.idle_timeout, true) != ReadResult::kData) break;
     }
     if (!ReadRequest()) break;

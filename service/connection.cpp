@@ -281,6 +281,7 @@ void Connection::ReleaseBuffers() {
     if (!loop_->pool().Submit([storage](SoapEngine&) mutable { storage.reset(); })) storage.reset();
   }
   in_.Release();
+  if (tls_) ReleaseTlsBuffers();
   if (response_.body.capacity() > kFreeOffLoopBytes) {
     auto body = std::make_shared<std::string>(std::move(response_.body));
     response_.body = std::string();

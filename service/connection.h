@@ -83,6 +83,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void ContinueWriteTls();
   // Sends close_notify (never waits).
   void ShutdownTls();
+  // Gives back the session's record buffers while the connection is idle.
+  void ReleaseTlsBuffers();
 
   EventLoop* loop_;
   boost::asio::ip::tcp::socket socket_;

@@ -71,6 +71,7 @@ ssize_t Connection::ReceiveTls(char* room, size_t length) {
     const TlsSession::Result result = tls_->session->Read(room + total, length - total, &got);
     if (result == TlsSession::Result::kOk) {
       total += got;
+      if (!tls_->session->HasPending()) break;  // all read: skip the read that would find nothing
       continue;
     }
     if (total > 0) break;  // what failed or is missing is met on the next read
@@ -117,6 +118,10 @@ void Connection::ContinueWriteTls() {
   }
   if (tls_->then_read) return Read();
   OnWritten({}, tls_->written);
+}
+
+void Connection::ReleaseTlsBuffers() {
+  if (tls_->session) tls_->session->ReleaseBuffers();
 }
 
 void Connection::ShutdownTls() {

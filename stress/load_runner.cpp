@@ -334,8 +334,8 @@ void Worker::OnReadable(Connection& c, uint64_t now) {
     const ssize_t n = ReadSome(c, c.in.data() + c.in_length, room);
     if (n > 0) {
       c.in_length += static_cast<size_t>(n);
-      // Drained: skip the read that would say EAGAIN (TLS reads a record at a time: read on).
-      if (static_cast<size_t>(n) < room && !c.tls) break;
+      // Drained: skip the read that would say EAGAIN (TLS: when the session holds nothing more).
+      if (c.tls ? !c.tls->HasPending() : static_cast<size_t>(n) < room) break;
     } else if (n == 0) {
       eof = true;
       break;

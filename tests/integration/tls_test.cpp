@@ -123,7 +123,7 @@ TEST_CASE("every operation answers over https, with the certificate trusted by -
           "[integration][tls]") {
   Certificate certificate;
   ServiceProcess service("", certificate.ServiceArgs());
-  for (const std::string trust : {"--cacert " + certificate.cert, std::string("--insecure")}) {
+  for (const std::string& trust : {"--cacert " + certificate.cert, std::string("--insecure")}) {
     INFO(trust);
     const std::string call = CallBinary() + " --url " + HttpsUrl(service) + " " + trust;
     CHECK(RunCommand(call + " increment 41").output == "42\n");
@@ -204,7 +204,7 @@ TEST_CASE("lather-stress over https counts every call, and refuses an untrusted 
   Certificate certificate;
   ServiceProcess service("", certificate.ServiceArgs());
   const std::string json = certificate.folder + "/run.json";
-  for (const std::string trust : {"--cacert " + certificate.cert, std::string("--insecure")}) {
+  for (const std::string& trust : {"--cacert " + certificate.cert, std::string("--insecure")}) {
     INFO(trust);
     const CommandResult run = RunCommand(StressBinary() + " " + HttpsUrl(service) + " " + trust +
                                              " --op inc-counter --counter tls-stress -n 1000 -c 6 -t 2 --pipeline 2 --json " + json,
