@@ -336,6 +336,7 @@ int StressMain(int argc, char** argv) {
   const bool numeric_ipv4 = url.host.find_first_not_of("0123456789.") == std::string::npos;
   ResourceSampler sampler(static_cast<pid_t>(o.server_pid), o.server_pid == 0 && numeric_ipv4 ? url.host : "", url.port,
                           InterfaceFor(load.address, load.address_length));
+  sampler.set_metrics_tls(tls.get());
 
   RunReport report;
   report.settings.url = url.ToString();

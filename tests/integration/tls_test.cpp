@@ -223,6 +223,8 @@ TEST_CASE("lather-stress over https counts every call, and refuses an untrusted 
   INFO(gsoap.output);
   CHECK(gsoap.exit_code == 0);
   CHECK(ReadJson(json)->getObject("calls")->getValue<uint64_t>("ok") == 200);
+  // Every connection spoke TLS, the server-CPU probe of /metrics included.
+  CHECK(service.Log().find("TLS handshake failed") == std::string::npos);
 
   const CommandResult untrusted = RunCommand(StressBinary() + " " + HttpsUrl(service) + " -n 10 -c 1", 120);
   INFO(untrusted.output);
