@@ -69,6 +69,9 @@ int main(int argc, char** argv) {
   int64_t timeout = options.timeout_seconds, count = 100, depth = 1, seed = 1;
   lather::FlagParser flags("lather-call [flags] COMMAND [ARG]");
   flags.AddString("url", 'u', "URL", "service endpoint (default http://127.0.0.1:8080/soap)", &options.url);
+  flags.AddString("cacert", 0, "FILE", "https: also trust the CA certificates in FILE (PEM) besides the system store",
+                  &options.ca_file);
+  flags.AddBool("insecure", 'k', "https: do not check the server's certificate (chain and host name)", &options.insecure);
   flags.AddBool("soap12", 0, "send SOAP 1.2 (application/soap+xml) instead of SOAP 1.1", &options.soap12);
   flags.AddInt("timeout", 0, "SECONDS", "connect/send/receive timeout (default 30)", 1, 3600, &timeout);
   flags.AddInt("count", 'n', "N", "echo-samples: number of samples (default 100)", 0, 10000000, &count);
@@ -122,6 +125,7 @@ int main(int argc, char** argv) {
   }
 
   lather::Client client(options);
+  if (!client.setup_status().ok()) return Usage(client.setup_status().message());
   if (command == "increment") {
     int64_t value = 0;
     s = lather::ParseInt(args[1], INT32_MIN, INT32_MAX, &value);

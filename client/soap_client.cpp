@@ -2,6 +2,7 @@
 
 #include <strings.h>
 
+#include <csignal>
 #include <utility>
 
 #include "soapLatherSoapProxy.h"
@@ -141,6 +142,29 @@ void FromSoapList(const l__DataSampleList* in, std::vector<DataSample>* out) {
   }
 }
 
+// gSOAP's TLS failure text on one line: its lines ("SSL_ERROR_SSL", OpenSSL's queue as
+// "error:0A000086:SSL routines::certificate verify failed", the certificate check) joined by "; ",
+// without the SSL_ERROR_ name and the error-code prefixes.
+std::string OneLineTlsError(const std::string& text) {
+  std::string line;
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    std::string part = text.substr(start, end - start);
+    start = end + 1;
+    if (part.rfind("SSL_ERROR_", 0) == 0) {
+      const size_t space = part.find(' ');
+      part = space == std::string::npos ? "" : part.substr(space + 1);
+    }
+    if (part.rfind("error:", 0) == 0 && part.find("::") != std::string::npos) part = part.substr(part.find("::") + 2);
+    if (part.empty()) continue;
+    if (!line.empty()) line += "; ";
+    line += part;
+  }
+  return line.empty() ? "handshake failed" : line;
+}
+
 }  // namespace
 
 Client::Client(ClientOptions options) : options_(std::move(options)) {
@@ -163,6 +187,27 @@ Client::Client(ClientOptions options) : options_(std::move(options)) {
   soap_->connect_timeout = options_.timeout_seconds;
   soap_->send_timeout = options_.timeout_seconds;
   soap_->recv_timeout = options_.timeout_seconds;
+  if (strncasecmp(options_.url.c_str(), "https://", 8) == 0) setup_ = SetUpTls();
+}
+
+Status Client::SetUpTls() {
+  // OpenSSL writes to the socket with write(2), past gSOAP's MSG_NOSIGNAL: a server that reset the
+  // connection must be an error, not a SIGPIPE that kills the process.
+  std::signal(SIGPIPE, SIG_IGN);
+  const unsigned short flags = (options_.insecure ? SOAP_SSL_NO_AUTHENTICATION : SOAP_SSL_DEFAULT) | SOAP_TLSv1_2 |
+                               SOAP_TLSv1_3;
+  // The system CA store is always loaded (no SOAP_SSL_NO_DEFAULT_CA_PATH); ca_file adds to it.
+  if (soap_ssl_client_context(soap_, flags, nullptr, nullptr, options_.ca_file.empty() ? nullptr : options_.ca_file.c_str(),
+                              nullptr, nullptr) != SOAP_OK) {
+    const char* reason = soap_fault_string(soap_);
+    const char* detail = soap_fault_detail(soap_);
+    std::string text = reason != nullptr ? reason : "cannot set up TLS";
+    if (detail != nullptr && *detail != '\0') text += std::string(": ") + detail;
+    text = OneLineTlsError(text);
+    return Status::InvalidArgument("TLS set-up failed" + (options_.ca_file.empty() ? "" : " (--cacert " + options_.ca_file + ")") +
+                                   ": " + text);
+  }
+  return Status::Ok();
 }
 
 Client::~Client() {
@@ -210,7 +255,10 @@ Status Client::EndCall(int error) {
         if (sub != nullptr) code_text += std::string("/") + sub;
       }
       status = Status::Fault(code_text, text);
-    } else if (error == SOAP_TCP_ERROR || error == SOAP_EOF || error == SOAP_SSL_ERROR) {
+    } else if (error == SOAP_SSL_ERROR) {
+      status = Status::IOError(options_.url + ": TLS: " + OneLineTlsError(text));
+      soap_closesock(soap_);
+    } else if (error == SOAP_TCP_ERROR || error == SOAP_EOF) {
       status = soap_->errnum == ETIMEDOUT || soap_->errnum == EAGAIN
                    ? Status::Timeout("no answer from " + options_.url + " within " +
                                      std::to_string(options_.timeout_seconds) + " s")

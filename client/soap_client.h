@@ -28,6 +28,10 @@ struct ClientOptions {
   std::string user;
   std::string password;
   bool wsse = false;
+  // https:// only: extra trusted CA certificates (PEM) besides the system store.
+  std::string ca_file;
+  // https:// only: accept any certificate (no chain or host name check).
+  bool insecure = false;
 };
 
 class Client {
@@ -51,7 +55,10 @@ class Client {
   // Sends `samples` and sets *echoed to what the service returned.
   Status EchoDataSamples(const std::vector<DataSample>& samples, std::vector<DataSample>* echoed);
 
-  // Bytes of the last call on the wire (HTTP headers included), each way.
+  // Ok, or why the client cannot make calls at all (an unreadable --cacert): check before calling.
+  const Status& setup_status() const { return setup_; }
+
+  // Bytes of the last call (HTTP headers included; over TLS, before encryption), each way.
   uint64_t last_bytes_sent() const { return bytes_sent_; }
   uint64_t last_bytes_received() const { return bytes_received_; }
 
@@ -62,9 +69,13 @@ class Client {
   // Maps the context's state after a call to a Status and frees the call's memory.
   Status EndCall(int error);
 
+  // https:// endpoints: TLS 1.2+ with the certificate checks options_ ask for.
+  Status SetUpTls();
+
   ClientOptions options_;
   std::vector<::Namespace> namespaces_;  // the table in use (with wsse when sending a UsernameToken)
   std::vector<::Namespace> namespaces_with_wsa_;  // the same plus wsa5, for a call with a wsa:MessageID
+  Status setup_;
   std::unique_ptr<Proxy> proxy_;
   struct soap* soap_;
   uint64_t bytes_sent_ = 0;

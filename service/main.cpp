@@ -7,6 +7,7 @@
 #include "common/flag_parser.h"
 #include "common/log.h"
 #include "service/authenticator.h"
+#include "common/tls.h"
 #include "service/server.h"
 
 namespace {
@@ -16,7 +17,8 @@ constexpr int kExitFailure = 1;
 constexpr int kExitUsage = 64;
 
 lather::Status ParseOptions(int argc, char** argv, lather::ServerOptions* options, bool* help,
-                            std::string* port_file, std::string* auth_file, std::string* usage) {
+                            std::string* port_file, std::string* auth_file, std::string* tls_cert,
+                            std::string* tls_key, std::string* usage) {
   lather::FlagParser flags("lather-service [flags]");
   int64_t threads = 0, max_body = static_cast<int64_t>(options->http.max_body_bytes);
   int64_t pool_threads = options->pool_threads, pool_queue = static_cast<int64_t>(options->pool_queue);
@@ -80,6 +82,9 @@ lather::Status ParseOptions(int argc, char** argv, lather::ServerOptions* option
                "an IncCounter's wsa:MessageID is remembered this long: a repeat counts once and answers the "
                "first value; 0: the header is ignored (default 86400)", 0, int64_t{10} * 365 * 86400,
                &idempotency_window);
+  flags.AddString("tls-cert", 0, "FILE", "serve HTTPS (TLS 1.2+) with this PEM certificate (chain); needs --tls-key",
+                  tls_cert);
+  flags.AddString("tls-key", 0, "FILE", "the PEM private key of --tls-cert", tls_key);
   flags.AddString("port-file", 0, "FILE", "write the bound port to FILE once listening", port_file);
   flags.AddBool("help", 'h', "print this help", help);
   *usage = flags.Usage();
@@ -88,6 +93,9 @@ lather::Status ParseOptions(int argc, char** argv, lather::ServerOptions* option
   if (!s.ok()) return s;
   if (!positional.empty()) return lather::Status::InvalidArgument("unexpected argument '" + positional[0] + "'");
   if (auth_given && auth_file->empty()) return lather::Status::InvalidArgument("--auth needs --auth-file");
+  if (tls_cert->empty() != tls_key->empty()) {
+    return lather::Status::InvalidArgument("--tls-cert and --tls-key go together");
+  }
   options->threads = static_cast<int>(threads);
   options->max_connections = static_cast<int>(max_connections);
   options->pool_threads = static_cast<int>(pool_threads);
@@ -111,8 +119,8 @@ int main(int argc, char** argv) {
   lather::SetLogProgramName("lather-service");
   lather::ServerOptions options;
   bool help = false;
-  std::string port_file, auth_file, usage;
-  lather::Status s = ParseOptions(argc, argv, &options, &help, &port_file, &auth_file, &usage);
+  std::string port_file, auth_file, tls_cert, tls_key, usage;
+  lather::Status s = ParseOptions(argc, argv, &options, &help, &port_file, &auth_file, &tls_cert, &tls_key, &usage);
   if (help) {
     std::fputs(usage.c_str(), stdout);
     return 0;
@@ -131,8 +139,20 @@ int main(int argc, char** argv) {
     options.soap.authenticator = authenticator.get();
     lather::LogLine("authentication: " + std::to_string(authenticator->user_count()) + " user(s) from " + auth_file +
                     "; required for " + (options.soap.auth_scope == lather::AuthScope::kAll ? "every operation" : "IncCounter"));
-    lather::LogLine("warning: --auth-file without TLS: passwords cross the network in clear text (HTTP Basic, "
-                    "UsernameToken PasswordText); serve over TLS or behind a TLS-terminating proxy");
+    if (tls_cert.empty()) {
+      lather::LogLine("warning: --auth-file without TLS: passwords cross the network in clear text (HTTP Basic, "
+                      "UsernameToken PasswordText); serve over TLS (--tls-cert) or behind a TLS-terminating proxy");
+    }
+  }
+
+  if (!tls_cert.empty()) {
+    std::unique_ptr<lather::TlsContext> tls;
+    s = lather::TlsContext::ForServer(tls_cert, tls_key, &tls);
+    if (!s.ok()) {
+      lather::LogLine("cannot start: " + s.message());
+      return kExitFailure;
+    }
+    options.tls = std::move(tls);
   }
 
   // SIGINT/SIGTERM are taken by sigwait() below; every thread started later inherits the mask.
@@ -149,7 +169,7 @@ int main(int argc, char** argv) {
     lather::LogLine("cannot start: " + s.message());
     return s.kind() == lather::Status::Kind::kInvalidArgument ? kExitUsage : kExitFailure;
   }
-  lather::LogLine("listening on http://" + server->address() + "/soap (engine " +
+  lather::LogLine(std::string("listening on ") + (options.tls ? "https://" : "http://") + server->address() + "/soap (engine " +
                   (options.engine == lather::Engine::kClassic ? "classic" : "event") + ", store " + options.store + ")");
   if (!server->admin_address().empty()) {
     lather::LogLine("admin listener on http://" + server->admin_address() + " (/metrics, /healthz)");

@@ -78,8 +78,8 @@ void RequestRouter::Route(const HttpRequest& request, bool allow_keep_alive, dou
     if (request.method == "GET" && IsWsdlQuery(request.query)) {
       const std::string_view host = request.host.empty() ? std::string_view(local_address_) : request.host;
       // Behind a TLS-terminating proxy (X-Forwarded-Proto: https) the address clients must use is https.
-      const bool https = request.forwarded_proto.size() == 5 &&
-                         (request.forwarded_proto == "https" || request.forwarded_proto == "HTTPS");
+      const bool https = https_ || (request.forwarded_proto.size() == 5 &&
+                                    (request.forwarded_proto == "https" || request.forwarded_proto == "HTTPS"));
       response->body = WsdlForEndpoint((https ? "https://" : "http://") + std::string(host) + "/soap");
       AppendResponseHead(200, "text/xml; charset=utf-8", response->body.size(), keep_alive, "",
                          &response->head);

@@ -48,6 +48,8 @@ class RequestRouter {
   void set_serve_metrics(bool serve) { serve_metrics_ = serve; }
 
   void set_local_address(std::string address) { local_address_ = std::move(address); }
+  // Served over TLS: ?wsdl names the https:// address whatever X-Forwarded-Proto says.
+  void set_https(bool https) { https_ = https; }
 
   // The answer to a deferred call the blocking pool came back with: its response and metrics, or
   // Busy() when it had waited too long to be run. response->keep_alive says whether to keep the connection.
@@ -83,6 +85,7 @@ class RequestRouter {
   bool serve_metrics_ = true;
   std::function<std::string()> render_metrics_;
   std::string local_address_;
+  bool https_ = false;
 };
 
 }  // namespace lather

@@ -2,12 +2,15 @@
 #pragma once
 
 #include <chrono>
+#include <memory>
 #include <string>
 
 #include "service/http_request_parser.h"
 #include "service/soap_adapter.h"
 
 namespace lather {
+
+class TlsContext;
 
 // How connections are served (see server.h): event loops, or the textbook thread per connection.
 enum class Engine { kEvent, kClassic };
@@ -52,6 +55,8 @@ struct ServerOptions {
   std::chrono::milliseconds idle_timeout{60000};
   // On SIGINT/SIGTERM, requests still running after this time are abandoned.
   std::chrono::milliseconds shutdown_grace{10000};
+  // Serve HTTPS with this certificate and key (--tls-cert/--tls-key, loaded by main); null: plain HTTP.
+  std::shared_ptr<const TlsContext> tls;
 };
 
 }  // namespace lather

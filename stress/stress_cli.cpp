@@ -17,6 +17,7 @@
 
 #include "common/flag_parser.h"
 #include "service/authenticator.h"
+#include "common/tls.h"
 #include "stress/embedded_service.h"
 #include "stress/gsoap_runner.h"
 #include "stress/operation_preset.h"
@@ -68,6 +69,8 @@ struct StressOptions {
   std::string max_p99;
   double min_rate = -1;
   int64_t max_errors = -1;
+  std::string ca_file;             // https: extra trusted CAs
+  bool insecure = false;           // https: no certificate checks
   bool help = false;
 };
 
@@ -195,6 +198,9 @@ void DefineFlags(FlagParser* f, StressOptions* o) {
   f->AddValue("min-rate", 0, "CALLS/S", "exit 1 if successful calls/s are below this",
               [o](const std::string& v) { return ParseDouble(v, &o->min_rate); });
   f->AddInt("max-errors", 0, "N", "exit 1 if more calls than this failed", 0, INT64_MAX, &o->max_errors);
+  f->AddString("cacert", 0, "FILE", "https: also trust the CA certificates in FILE (PEM) besides the system store",
+               &o->ca_file);
+  f->AddBool("insecure", 0, "https: do not check the server's certificate (chain and host name)", &o->insecure);
   f->AddBool("help", 'h', "print this help", &o->help);
 }
 
@@ -205,6 +211,7 @@ constexpr char kHelpTail[] =
     "  lather-stress\n"
     "  lather-stress http://127.0.0.1:8080/soap -c 100 -d 30s --op inc-counter\n"
     "  lather-stress http://127.0.0.1:8080/soap -R 20000 --arrival poisson -d 1m --series run.csv\n"
+    "  lather-stress https://127.0.0.1:8443/soap --cacert ca.pem -n 100000   (TLS; --insecure skips the checks)\n"
     "  lather-stress http://host:8080/Service.asmx --body req.xml -H 'Content-Type: text/xml' \\\n"
     "      -H 'SOAPAction: \"urn:x#Op\"' --expect \"//*[local-name()='result'] = $n1\"\n"
     "\nexit codes: 0 ok, 1 a threshold failed, 2 every call failed, 3 cannot connect, 64 bad usage\n";
@@ -308,6 +315,12 @@ int StressMain(int argc, char** argv) {
   TargetUrl url;
   if (!(s = ParseTargetUrl(o.url, &url)).ok()) return UsageError(s.message());
   LoadOptions load;
+  std::unique_ptr<TlsContext> tls;
+  if (url.tls) {
+    if (!(s = TlsContext::ForClient(!o.insecure, o.ca_file, &tls)).ok()) return UsageError(s.message());
+    load.tls = tls.get();
+    load.tls_host = url.host;
+  }
   if (!(s = Resolve(url, &load.address, &load.address_length)).ok()) {
     std::fprintf(stderr, "lather-stress: %s\n", s.message().c_str());
     return kExitConnect;
@@ -346,6 +359,7 @@ int StressMain(int argc, char** argv) {
   const bool numeric_ipv4 = metrics_at.host.find_first_not_of("0123456789.") == std::string::npos;
   ResourceSampler sampler(static_cast<pid_t>(o.server_pid), o.server_pid == 0 && numeric_ipv4 ? metrics_at.host : "",
                           metrics_at.port, InterfaceFor(load.address, load.address_length));
+  sampler.set_metrics_tls(metrics_at.tls ? tls.get() : nullptr);
 
   RunReport report;
   report.settings.url = url.ToString();
@@ -411,6 +425,8 @@ int StressMain(int argc, char** argv) {
     g.first_call_number = load.first_call_number;
     g.user = o.user;
     g.password = o.password;
+    g.ca_file = o.ca_file;
+    g.insecure = o.insecure;
     report.settings.threads = load.connections;  // one blocking thread per connection
     s = RunGsoapLoad(g, observer, &report.load);
   } else {
