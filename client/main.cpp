@@ -1,8 +1,10 @@
 // lather-call: calls one operation of a Lather (or any same-WSDL) service and prints the result.
 #include <cstdio>
+#include <cstdlib>
 
 #include "LatherSoap.nsmap"
 #include "client/echo_samples_command.h"
+#include "client/message_id.h"
 #include "client/soap_client.h"
 #include "common/flag_parser.h"
 
@@ -19,7 +21,7 @@ constexpr char kCommands[] =
     "\ncommands:\n"
     "  increment N            prints N + 1\n"
     "  hello                  prints the greeting\n"
-    "  inc-counter NAME       adds 1 to counter NAME, prints the new value\n"
+    "  inc-counter NAME       adds 1 to counter NAME, prints the new value (with --message-id: once per id)\n"
     "  get-counter NAME       prints counter NAME (0 if unknown)\n"
     "  echo-samples           sends --count generated samples, checks the echo field by field, prints\n"
     "                         bytes each way and client serialize / server round trip / client parse times\n"
@@ -50,9 +52,22 @@ int main(int argc, char** argv) {
   int64_t timeout = options.timeout_seconds;
   lather::FlagParser flags("lather-call [flags] COMMAND [ARG]");
   flags.AddString("url", 'u', "URL", "service endpoint (default http://127.0.0.1:8080/soap)", &options.url);
+  flags.AddString("cacert", 0, "FILE", "https: also trust the CA certificates in FILE (PEM) besides the system store",
+                  &options.ca_file);
+  flags.AddBool("insecure", 'k', "https: do not check the server's certificate (chain and host name)", &options.insecure);
   flags.AddBool("soap12", 0, "send SOAP 1.2 (application/soap+xml) instead of SOAP 1.1", &options.soap12);
   flags.AddInt("timeout", 0, "SECONDS", "connect/send/receive timeout (default 30)", 1, 3600, &timeout);
   lather::AddEchoSamplesFlags(&flags, &echo);
+  flags.AddString("user", 0, "NAME", "send credentials as user NAME (HTTP Basic unless --wsse)", &options.user);
+  flags.AddString("password", 0, "PW",
+                  "the password for --user (default: the environment variable LATHER_PASSWORD, which keeps it "
+                  "off the command line)", &options.password);
+  flags.AddBool("wsse", 0, "send --user/--password as a WS-Security UsernameToken (PasswordText) in the SOAP "
+                "Header instead of HTTP Basic", &options.wsse);
+  std::string message_id;
+  flags.AddString("message-id", 0, "ID|auto",
+                  "inc-counter: send this wsa:MessageID; a repeat of the id is counted once and answers the first "
+                  "value. auto: a new urn:uuid, printed on stderr for a retry", &message_id);
   flags.AddBool("help", 'h', "print this help", &help);
   std::vector<std::string> args;
   lather::Status s = flags.Parse(argc, argv, &args);
@@ -62,6 +77,14 @@ int main(int argc, char** argv) {
   }
   if (!s.ok()) return Usage(s.message());
   if (args.empty()) return Usage("no command given (see --help)");
+  if (!options.user.empty() && options.password.empty()) {
+    const char* env = std::getenv("LATHER_PASSWORD");
+    if (env == nullptr) return Usage("--user needs --password or the environment variable LATHER_PASSWORD");
+    options.password = env;
+  }
+  if (options.user.empty() && (options.wsse || !options.password.empty())) {
+    return Usage("--password and --wsse need --user");
+  }
   options.timeout_seconds = static_cast<int>(timeout);
 
   const std::string& command = args[0];
@@ -73,8 +96,14 @@ int main(int argc, char** argv) {
   if (args.size() != want_args) {
     return Usage(command + (want_args == 2 ? " takes one argument" : " takes no argument"));
   }
+  if (!message_id.empty() && command != "inc-counter") return Usage("--message-id applies to inc-counter only");
+  if (message_id == "auto") {
+    message_id = lather::NewMessageId();
+    std::fprintf(stderr, "message id: %s\n", message_id.c_str());
+  }
 
   lather::Client client(options);
+  if (!client.setup_status().ok()) return Usage(client.setup_status().message());
   if (command == "increment") {
     int64_t value = 0;
     s = lather::ParseInt(args[1], INT32_MIN, INT32_MAX, &value);
@@ -88,7 +117,7 @@ int main(int argc, char** argv) {
     if (s.ok()) std::printf("%s\n", greeting.c_str());
   } else if (command == "inc-counter" || command == "get-counter") {
     int64_t value = 0;
-    s = command == "inc-counter" ? client.IncCounter(args[1], &value) : client.GetCounter(args[1], &value);
+    s = command == "inc-counter" ? client.IncCounter(args[1], message_id, &value) : client.GetCounter(args[1], &value);
     if (s.ok()) std::printf("%lld\n", static_cast<long long>(value));
   } else {
     s = lather::RunEchoSamples(&client, echo);

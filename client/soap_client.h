@@ -13,6 +13,7 @@
 #include "common/status.h"
 
 struct soap;
+struct Namespace;
 
 namespace lather {
 
@@ -30,6 +31,15 @@ struct ClientOptions {
   bool soap12 = false;
   // Connect, send and receive timeout in seconds.
   int timeout_seconds = 30;
+  // Credentials sent with every call when `user` is not empty: HTTP Basic, or with `wsse` a
+  // WS-Security UsernameToken (Type PasswordText) in the SOAP Header instead.
+  std::string user;
+  std::string password;
+  bool wsse = false;
+  // https:// only: extra trusted CA certificates (PEM) besides the system store.
+  std::string ca_file;
+  // https:// only: accept any certificate (no chain or host name check).
+  bool insecure = false;
 };
 
 class Client {
@@ -44,13 +54,19 @@ class Client {
   // Sets *result to the greeting ("Hello World").
   Status HelloWorld(std::string* result);
   // Adds 1 to the named counter and sets *result to its new value.
-  Status IncCounter(const std::string& name, int64_t* result);
+  Status IncCounter(const std::string& name, int64_t* result) { return IncCounter(name, std::string(), result); }
+  // The same with a wsa:MessageID header when `message_id` is not empty: the service counts a
+  // repeat of the id once and answers the first value (a retry is not a second increment).
+  Status IncCounter(const std::string& name, const std::string& message_id, int64_t* result);
   // Sets *result to the named counter's value (0 if unknown).
   Status GetCounter(const std::string& name, int64_t* result);
   // Sends `samples` and sets *echoed to what the service returned.
   Status EchoDataSamples(const std::vector<DataSample>& samples, std::vector<DataSample>* echoed);
 
-  // Bytes of the last call on the wire (HTTP headers included), each way.
+  // Ok, or why the client cannot make calls at all (an unreadable --cacert): check before calling.
+  const Status& setup_status() const { return setup_; }
+
+  // Bytes of the last call (HTTP headers included; over TLS, before encryption), each way.
   uint64_t last_bytes_sent() const { return bytes_sent_; }
   uint64_t last_bytes_received() const { return bytes_received_; }
   // Where the last call's time went (see CallTimes).
@@ -66,7 +82,13 @@ class Client {
   // Maps the context's state after a call to a Status and frees the call's memory.
   Status EndCall(int error);
 
+  // https:// endpoints: TLS 1.2+ with the certificate checks options_ ask for.
+  Status SetUpTls();
+
   ClientOptions options_;
+  std::vector<::Namespace> namespaces_;  // the table in use (with wsse when sending a UsernameToken)
+  std::vector<::Namespace> namespaces_with_wsa_;  // the same plus wsa5, for a call with a wsa:MessageID
+  Status setup_;
   std::unique_ptr<Proxy> proxy_;
   struct soap* soap_;
   uint64_t bytes_sent_ = 0;

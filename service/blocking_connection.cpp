@@ -38,10 +38,15 @@ BlockingConnection::BlockingConnection(int fd, const ClassicShared& shared, Loop
       router_(&engine_, metrics, shared.address, std::numeric_limits<size_t>::max()),
       parser_(options_.http) {
   router_.set_metrics_renderer(shared.render_metrics);
+  router_.set_serve_metrics(options_.admin_listen.empty());
   router_.set_max_queue_wait(std::chrono::duration<double>(options_.max_queue_wait).count());
+  router_.set_https(options_.tls != nullptr);
 }
 
-BlockingConnection::~BlockingConnection() { ::close(fd_); }
+BlockingConnection::~BlockingConnection() {
+  if (tls_) tls_->Shutdown();
+  ::close(fd_);
+}
 
 void BlockingConnection::Serve() {
   const int one = 1;
@@ -51,11 +56,17 @@ void BlockingConnection::Serve() {
   timeval send_timeout{static_cast<time_t>(send_limit.count() / 1000000),
                        static_cast<suseconds_t>(send_limit.count() % 1000000)};
   ::setsockopt(fd_, SOL_SOCKET, SO_SNDTIMEO, &send_timeout, sizeof send_timeout);
-  EnableArrivalStamps(fd_);
   metrics_->ConnectionOpened();
+  if (options_.tls == nullptr) {
+    EnableArrivalStamps(fd_);
+  } else if (!HandshakeTls()) {
+    metrics_->ConnectionClosed();
+    return;
+  }
   for (;;) {
     if (in_.empty()) {
       if (shared_.stopping->load(std::memory_order_relaxed)) break;
+      if (tls_) tls_->ReleaseBuffers();  // idle: the session's record buffers are not needed
       if (ReadMore(Clock::now() + options_.idle_timeout, true) != ReadResult::kData) break;
     }
     if (!ReadRequest()) break;
@@ -68,6 +79,7 @@ void BlockingConnection::Serve() {
     }
     if (!WriteAll(response_.head, response_.body)) break;
     if (response_.close || shared_.stopping->load(std::memory_order_relaxed)) {
+      if (tls_) tls_->Shutdown();
       ::shutdown(fd_, SHUT_WR);
       break;
     }
@@ -89,11 +101,11 @@ BlockingConnection::ReadResult BlockingConnection::ReadMore(Clock::time_point de
     if (idle && shared_.stopping->load(std::memory_order_relaxed)) return ReadResult::kStopping;
     auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now) + std::chrono::milliseconds(1);
     if (idle) wait = std::min(wait, kStopCheck);
-    pollfd p{fd_, POLLIN, 0};
-    const int ready = ::poll(&p, 1, static_cast<int>(wait.count()));
+    pollfd p{fd_, static_cast<short>(tls_wants_write_ ? POLLOUT : POLLIN), 0};
+    const int ready = tls_ && tls_->HasPending() ? 1 : ::poll(&p, 1, static_cast<int>(wait.count()));
     if (ready < 0 && errno != EINTR) return ReadResult::kClosed;
     if (ready <= 0) continue;
-    const ssize_t n = ReceiveStamped(fd_, room, in_.space(), &arrival_ns_);
+    const ssize_t n = tls_ ? ReceiveTls(room, in_.space()) : ReceiveStamped(fd_, room, in_.space(), &arrival_ns_);
     if (n > 0) {
       in_.Commit(static_cast<size_t>(n));
       metrics_->AddBytesReceived(static_cast<uint64_t>(n));
@@ -178,6 +190,7 @@ bool BlockingConnection::RunDeferred() {
 }
 
 bool BlockingConnection::WriteAll(std::string_view head, std::string_view body) {
+  if (tls_) return WriteAllTls(head, body);
   iovec parts[2] = {{const_cast<char*>(head.data()), head.size()}, {const_cast<char*>(body.data()), body.size()}};
   size_t first = 0;
   while (first < 2) {
@@ -213,6 +226,7 @@ void BlockingConnection::Reject(int status, const std::string& reason, const cha
   if (!WriteAll(response_.head, response_.body)) return;
   // Linger: read and drop what the client still sends until it closes (at most kLingerTime), so
   // that closing does not reset the connection under the answer before the client has read it.
+  if (tls_) tls_->Shutdown();
   ::shutdown(fd_, SHUT_WR);
   const auto deadline = Clock::now() + kLingerTime;
   char scratch[16 * 1024];
@@ -231,7 +245,9 @@ void BlockingConnection::Reject(int status, const std::string& reason, const cha
 std::string BlockingConnection::PeerName() const {
   sockaddr_storage address{};
   socklen_t length = sizeof address;
-  if (::getpeername(fd_, reinterpret_cast<sockaddr*>(&address), &length) != 0) return "a closed peer";
+  if (::getpeername(fd_, reinterpret_cast<sockaddr*>(&address), &length) != 0) {
+    return tls_peer_.empty() ? "a closed peer" : tls_peer_;  // TLS remembers it (a reset peer has none)
+  }
   char text[INET6_ADDRSTRLEN] = "?";
   uint16_t port = 0;
   if (address.ss_family == AF_INET6) {

@@ -2,14 +2,18 @@
 // blocking socket I/O (the classic engine): read until a whole HTTP request is buffered, have the
 // router answer it, write the answer, repeat. Same framing, limits, deadlines and answers as the
 // event engine's Connection; calls that wait for the store go to the shared blocking pool (and its
-// group commit) while this thread waits. Owns its gSOAP context; one thread only.
+// group commit) while this thread waits. With ServerOptions::tls the socket is made non-blocking
+// and driven through a TlsSession with poll() and the same deadlines (blocking_connection_tls.cpp).
+// Owns its gSOAP context; one thread only.
 #pragma once
 
 #include <atomic>
 #include <chrono>
 #include <functional>
+#include <memory>
 #include <string>
 
+#include "common/tls.h"
 #include "service/blocking_pool.h"
 #include "service/http_request_parser.h"
 #include "service/metrics.h"
@@ -57,6 +61,18 @@ class BlockingConnection {
   void Reject(int status, const std::string& reason, const char* extra_headers = "");
   std::string PeerName() const;
 
+  // TLS (blocking_connection_tls.cpp). Runs the handshake within the header timeout; false (logged
+  // unless the client just went away) if the connection must end.
+  bool HandshakeTls();
+  // Waits until the socket is ready for `want` or `deadline` passes; false on timeout or error,
+  // and with `until_stop` also once the server stops.
+  bool WaitTls(TlsSession::Result want, Clock::time_point deadline, bool until_stop);
+  // recv() for TLS, stamped with the time of the read; -1 with errno EAGAIN when the session needs
+  // the socket first (tls_wants_write_ says which way); 0 at EOF or failure (logged).
+  ssize_t ReceiveTls(char* room, size_t length);
+  // WriteAll for TLS, each wait bounded by the body timeout.
+  bool WriteAllTls(std::string_view head, std::string_view body);
+
   const int fd_;
   const ClassicShared& shared_;
   const ServerOptions& options_;
@@ -68,6 +84,9 @@ class BlockingConnection {
   HttpResponse response_;
   ReadBuffer in_;           // unconsumed bytes; starts at the current request
   int64_t arrival_ns_ = 0;  // kernel receive stamp of the newest bytes read (CLOCK_REALTIME)
+  std::unique_ptr<TlsSession> tls_;  // null: plain TCP
+  bool tls_wants_write_ = false;     // the session must write before it can read on
+  std::string tls_peer_;             // the client's address, taken when TLS starts
 };
 
 }  // namespace lather

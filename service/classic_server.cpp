@@ -93,6 +93,7 @@ class ClassicServer final : public Server {
   uint16_t port() const override { return port_; }
   const std::string& address() const override { return address_; }
   void Stop() override { state_->stopping.store(true); }
+  std::string RenderMetrics() override { return state_->RenderAll(); }
   void Wait() override;
 
  private:

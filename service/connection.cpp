@@ -39,14 +39,15 @@ void Connection::Start() {
   boost::system::error_code ignored;
   socket_.set_option(boost::asio::ip::tcp::no_delay(true), ignored);
   socket_.non_blocking(true, ignored);
-  EnableArrivalStamps(socket_.native_handle());
   loop_->metrics().ConnectionOpened();
+  if (loop_->options().tls != nullptr) return StartTls();
+  EnableArrivalStamps(socket_.native_handle());
   SetPhase(Phase::kIdle);
   Read();
 }
 
 void Connection::CloseIfIdle() {
-  if (phase_ == Phase::kIdle || phase_ == Phase::kLingering) Close();
+  if (phase_ == Phase::kIdle || phase_ == Phase::kLingering || phase_ == Phase::kHandshake) Close();
 }
 
 void Connection::SetPhase(Phase phase) {
@@ -57,6 +58,7 @@ void Connection::SetPhase(Phase phase) {
   switch (phase) {
     case Phase::kIdle: limit = o.idle_timeout; break;
     case Phase::kHead: limit = o.header_timeout; break;
+    case Phase::kHandshake: limit = o.header_timeout; break;
     case Phase::kBody: limit = o.body_timeout; break;
     case Phase::kWriting: limit = o.body_timeout; break;  // a reader that never reads is cut off too
     case Phase::kLingering: limit = kLingerTime; break;
@@ -78,6 +80,11 @@ void Connection::OnDeadline() {
       break;
     case Phase::kPool:
       break;
+    case Phase::kHandshake:
+      LogLine("closed a connection from " + PeerName() + ": the TLS handshake did not complete within " +
+              std::to_string(loop_->options().header_timeout.count()) + " ms");
+      Close();
+      break;
     case Phase::kHead:
       Reject(408, "the request head did not arrive within " +
                       std::to_string(loop_->options().header_timeout.count()) + " ms");
@@ -92,6 +99,7 @@ void Connection::OnDeadline() {
 }
 
 void Connection::Read() {
+  if (tls_) return ReadTls();
   // Wait for readability without a buffer: an idle keep-alive connection holds no read buffer.
   socket_.async_wait(boost::asio::ip::tcp::socket::wait_read,
                      [self = shared_from_this()](const boost::system::error_code& error) { self->OnReadable(error); });
@@ -107,7 +115,8 @@ void Connection::OnReadable(const boost::system::error_code& error) {
   const size_t room_wanted = std::max(kReadChunk / 2, parser_.expected_size() > in_.size()
                                                           ? parser_.expected_size() - in_.size() : size_t{0});
   char* room = in_.Reserve(std::min(room_wanted, loop_->options().http.max_body_bytes + kReadChunk), kReadChunk);
-  const ssize_t n = ReceiveStamped(socket_.native_handle(), room, std::min(in_.space(), kMaxReadPerWake), &arrival_ns_);
+  const size_t length = std::min(in_.space(), kMaxReadPerWake);
+  const ssize_t n = tls_ ? ReceiveTls(room, length) : ReceiveStamped(socket_.native_handle(), room, length, &arrival_ns_);
   if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) return Read();
   if (n <= 0) {
     // EOF or reset: the client is gone; a half-sent request is simply dropped (no side effect).
@@ -210,6 +219,7 @@ void Connection::FinishOnLoop(DeferredResult result) {
 
 void Connection::SendContinue() {
   continue_sent_ = true;
+  if (tls_) return WriteTls({boost::asio::buffer(kContinue.data(), kContinue.size())}, true);
   boost::asio::async_write(socket_, boost::asio::buffer(kContinue.data(), kContinue.size()),
                            [self = shared_from_this()](const boost::system::error_code& error, size_t) {
                              if (error) return self->Close();
@@ -219,8 +229,10 @@ void Connection::SendContinue() {
 
 std::string Connection::PeerName() const {
   boost::system::error_code ec;
-  const auto endpoint = socket_.remote_endpoint(ec);
-  return ec ? std::string("a closed peer") : endpoint.address().to_string() + ":" + std::to_string(endpoint.port());
+  auto endpoint = socket_.remote_endpoint(ec);
+  if (ec && tls_) endpoint = tls_->peer;  // a failed handshake is often logged after a reset
+  if (endpoint.port() == 0) return "a closed peer";
+  return endpoint.address().to_string() + ":" + std::to_string(endpoint.port());
 }
 
 void Connection::Reject(int status, const std::string& reason, const char* extra_headers) {
@@ -255,6 +267,7 @@ void Connection::Flush(bool with_response) {
     body_written_ = std::min(response_.body.size(), kMaxWritePerWake);
     buffers[2] = boost::asio::buffer(response_.body.data(), body_written_);
   }
+  if (tls_) return WriteTls(buffers, false);
   boost::asio::async_write(socket_, buffers,
                            [self = shared_from_this()](const boost::system::error_code& error, size_t bytes) {
                              self->OnWritten(error, bytes);
@@ -268,6 +281,7 @@ void Connection::ReleaseBuffers() {
     if (!loop_->pool().Submit([storage](SoapEngine&) mutable { storage.reset(); })) storage.reset();
   }
   in_.Release();
+  if (tls_) ReleaseTlsBuffers();
   if (response_.body.capacity() > kFreeOffLoopBytes) {
     auto body = std::make_shared<std::string>(std::move(response_.body));
     response_.body = std::string();
@@ -279,6 +293,7 @@ void Connection::WriteMore() {
   const size_t slice = std::min(body_size_ - body_written_, kMaxWritePerWake);
   const char* from = response_.body.data() + body_written_;
   body_written_ += slice;
+  if (tls_) return WriteTls({boost::asio::buffer(from, slice)}, false);
   boost::asio::async_write(socket_, boost::asio::buffer(from, slice),
                            [self = shared_from_this()](const boost::system::error_code& error, size_t bytes) {
                              self->OnWritten(error, bytes);
@@ -292,6 +307,7 @@ void Connection::OnWritten(const boost::system::error_code& error, size_t bytes)
   if (out_.capacity() > 4 * kCoalesceBytes) std::string().swap(out_);
   if (error || close_after_write_ || loop_->stopping()) {
     if (!error) {
+      if (tls_) ShutdownTls();
       boost::system::error_code ignored;
       socket_.shutdown(boost::asio::ip::tcp::socket::shutdown_send, ignored);
       if (linger_after_write_ && !loop_->stopping()) {
@@ -314,6 +330,7 @@ void Connection::Close() {
   SetPhase(Phase::kClosed);
   loop_->metrics().ConnectionClosed();
   loop_->ConnectionEnded();
+  if (tls_) ShutdownTls();
   boost::system::error_code ignored;
   socket_.close(ignored);
   loop_->Remove(shared_from_this());

@@ -6,8 +6,11 @@
 
 #include <unistd.h>
 
+#include <Poco/Data/Statement.h>
+
 #include <filesystem>
 #include <mutex>
+#include <unordered_map>
 
 using Poco::Data::Keywords::into;
 using Poco::Data::Keywords::now;
@@ -23,6 +26,14 @@ void RegisterConnectors() {
   static std::once_flag once;
   std::call_once(once, [] { Poco::Data::SQLite::Connector::registerConnector(); });
 }
+
+// Wall-clock milliseconds since the epoch: message ids outlive the process, so not steady_clock.
+int64_t NowMillis() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+bool HasMessageId(const CounterIncrement& item) { return item.message_id != nullptr && !item.message_id->empty(); }
 
 }  // namespace
 
@@ -62,6 +73,12 @@ Status CounterStore::Open(const std::string& uri, std::unique_ptr<CounterStore>*
     *session << "CREATE TABLE IF NOT EXISTS counters ("
                 "name TEXT PRIMARY KEY NOT NULL, value INTEGER NOT NULL) WITHOUT ROWID",
         now;
+    // message_id -> the increment it made: which counter, the value it answered, when (ms since the
+    // epoch; the index finds expired rows without a scan).
+    *session << "CREATE TABLE IF NOT EXISTS message_ids (message_id TEXT PRIMARY KEY NOT NULL, "
+                "name TEXT NOT NULL, value INTEGER NOT NULL, at INTEGER NOT NULL) WITHOUT ROWID",
+        now;
+    *session << "CREATE INDEX IF NOT EXISTS message_ids_at ON message_ids (at)", now;
     store->reset(new CounterStore(std::move(session)));
     return Status::Ok();
   } catch (const Poco::Exception& e) {
@@ -71,31 +88,97 @@ Status CounterStore::Open(const std::string& uri, std::unique_ptr<CounterStore>*
   }
 }
 
-Status CounterStore::Increment(const std::string& name, int64_t* value) {
+Status CounterStore::Increment(const std::string& name, const std::string& message_id, int64_t* value) {
+  if (!message_id.empty() && window_.count() > 0) {
+    std::vector<CounterIncrement> batch(1);
+    batch[0].name = &name;
+    batch[0].message_id = &message_id;
+    Status s = IncrementBatch(&batch);
+    if (!s.ok()) return s;
+    *value = batch[0].value;
+    return batch[0].status;
+  }
   try {
-    Poco::Int64 result = 0;
-    *session_ << "INSERT INTO counters (name, value) VALUES (?, 1) "
-                 "ON CONFLICT(name) DO UPDATE SET value = value + 1 RETURNING value",
-        useRef(name), into(result), now;
-    *value = result;
+    *value = IncrementRow(name);
     return Status::Ok();
   } catch (const Poco::Exception& e) {
     return Status::Unavailable("counter store: " + e.displayText());
   }
 }
 
-Status CounterStore::IncrementBatch(const std::vector<const std::string*>& names, std::vector<int64_t>* values) {
-  values->assign(names.size(), 0);
+int64_t CounterStore::IncrementRow(const std::string& name) {
+  Poco::Int64 result = 0;
+  *session_ << "INSERT INTO counters (name, value) VALUES (?, 1) "
+               "ON CONFLICT(name) DO UPDATE SET value = value + 1 RETURNING value",
+      useRef(name), into(result), now;
+  return result;
+}
+
+void CounterStore::RunBatch(std::vector<CounterIncrement>* batch, int64_t now_ms) {
+  // What each message id of this batch resolved to: the counter it names and the value it answers.
+  struct Remembered {
+    std::string name;
+    int64_t value;
+  };
+  std::unordered_map<std::string, Remembered> seen;  // allocates only when ids are present
+  const bool use_ids = window_.count() > 0;
+  for (CounterIncrement& item : *batch) {
+    item.status = Status::Ok();
+    if (!use_ids || !HasMessageId(item)) {
+      item.value = IncrementRow(*item.name);
+      continue;
+    }
+    const std::string& id = *item.message_id;
+    auto it = seen.find(id);
+    if (it == seen.end()) {
+      std::string stored_name;
+      Poco::Int64 stored_value = 0, stored_at = 0;
+      Poco::Data::Statement select(*session_);
+      select << "SELECT name, value, at FROM message_ids WHERE message_id = ?", into(stored_name),
+          into(stored_value), into(stored_at), useRef(id);
+      const bool found = select.execute() > 0 && now_ms - stored_at < window_.count();
+      if (found) {
+        it = seen.emplace(id, Remembered{stored_name, stored_value}).first;
+      } else {
+        // New, or remembered longer than the window: counts, and the id now names this increment.
+        const Poco::Int64 value = IncrementRow(*item.name);
+        Poco::Int64 at = now_ms;
+        *session_ << "INSERT INTO message_ids (message_id, name, value, at) VALUES (?, ?, ?, ?) "
+                     "ON CONFLICT(message_id) DO UPDATE SET name = excluded.name, value = excluded.value, "
+                     "at = excluded.at",
+            useRef(id), useRef(*item.name), useRef(value), useRef(at), now;
+        it = seen.emplace(id, Remembered{*item.name, value}).first;
+      }
+    }
+    if (it->second.name == *item.name) {
+      item.value = it->second.value;
+    } else {
+      item.value = 0;
+      item.status = Status::InvalidArgument(
+          "wsa:MessageID '" + id + "' was already used for a request to another counter; a message id names "
+          "one request (send a new id for a new request)");
+    }
+  }
+}
+
+size_t CounterStore::DeleteExpired(int64_t now_ms, size_t limit) {
+  Poco::Int64 cutoff = now_ms - window_.count();
+  Poco::UInt64 max_rows = limit;
+  Poco::Data::Statement purge(*session_);
+  purge << "DELETE FROM message_ids WHERE message_id IN "
+           "(SELECT message_id FROM message_ids WHERE at <= ? ORDER BY at LIMIT ?)",
+      useRef(cutoff), useRef(max_rows);
+  return purge.execute();
+}
+
+Status CounterStore::IncrementBatch(std::vector<CounterIncrement>* batch, size_t purge_limit, size_t* purged) {
+  const int64_t now_ms = NowMillis();
+  size_t deleted = 0;
   try {
     *session_ << "BEGIN IMMEDIATE", now;
     try {
-      for (size_t i = 0; i < names.size(); ++i) {
-        Poco::Int64 result = 0;
-        *session_ << "INSERT INTO counters (name, value) VALUES (?, 1) "
-                     "ON CONFLICT(name) DO UPDATE SET value = value + 1 RETURNING value",
-            useRef(*names[i]), into(result), now;
-        (*values)[i] = result;
-      }
+      RunBatch(batch, now_ms);
+      if (purge_limit > 0 && window_.count() > 0) deleted = DeleteExpired(now_ms, purge_limit);
       *session_ << "COMMIT", now;
     } catch (...) {
       try {
@@ -105,6 +188,19 @@ Status CounterStore::IncrementBatch(const std::vector<const std::string*>& names
       }
       throw;
     }
+    if (purged != nullptr) *purged = deleted;
+    return Status::Ok();
+  } catch (const Poco::Exception& e) {
+    for (CounterIncrement& item : *batch) item.value = 0;
+    return Status::Unavailable("counter store: " + e.displayText());
+  }
+}
+
+Status CounterStore::PurgeExpiredMessageIds(size_t limit, size_t* deleted) {
+  *deleted = 0;
+  if (window_.count() <= 0) return Status::Ok();
+  try {
+    *deleted = DeleteExpired(NowMillis(), limit);
     return Status::Ok();
   } catch (const Poco::Exception& e) {
     return Status::Unavailable("counter store: " + e.displayText());

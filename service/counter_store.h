@@ -2,8 +2,12 @@
 // Poco::Data (WAL journal, synchronous=FULL: an increment is on disk when Increment() returns).
 // A CounterStore is one database connection: not thread-safe, open one per thread. Several stores
 // (threads or processes) may share one file; each increment is one atomic statement.
+// Idempotent increments: an increment may carry a message id (WS-Addressing wsa:MessageID). The
+// table message_ids remembers (id, counter name, value, time) in the same transaction as the
+// increment, so a repeat of the id within the window answers the first value without counting again.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -23,10 +27,28 @@ namespace lather {
 class CounterBackend {
  public:
   virtual ~CounterBackend() = default;
-  // Adds 1 to `name` (created at 0) and sets *value to the new value once committed.
-  virtual Status Increment(const std::string& name, int64_t* value) = 0;
+  // Adds 1 to `name` (created at 0) and sets *value to the new value once committed. With a
+  // non-empty `message_id` seen before within the window, adds nothing and sets *value to the value
+  // that first increment returned; InvalidArgument if that id was used for another counter name.
+  virtual Status Increment(const std::string& name, const std::string& message_id, int64_t* value) = 0;
+  // Increment() without a message id.
+  Status Increment(const std::string& name, int64_t* value) { return Increment(name, std::string(), value); }
   // Sets *value to the counter's value, 0 if it does not exist.
   virtual Status Get(const std::string& name, int64_t* value) = 0;
+};
+
+// Longest message id accepted, in bytes.
+inline constexpr size_t kMaxMessageIdBytes = 256;
+
+// How long message ids are remembered by default (a day).
+inline constexpr std::chrono::seconds kDefaultIdempotencyWindow{86400};
+
+// One increment of a batch (see CounterStore::IncrementBatch): the input, then the outcome.
+struct CounterIncrement {
+  const std::string* name = nullptr;
+  const std::string* message_id = nullptr;  // null or empty: none (always counts)
+  int64_t value = 0;  // the value after this increment (or the remembered one for a repeated id)
+  Status status;      // InvalidArgument for an id already used for another counter name
 };
 
 class CounterStore : public CounterBackend {
@@ -40,16 +62,31 @@ class CounterStore : public CounterBackend {
   CounterStore(const CounterStore&) = delete;
   CounterStore& operator=(const CounterStore&) = delete;
 
-  // Adds 1 to `name` (created at 0) and sets *value to the new value once committed.
-  // Returns Unavailable if the store cannot commit (the counter is then unchanged).
-  Status Increment(const std::string& name, int64_t* value) override;
+  using CounterBackend::Increment;
+  // Adds 1 to `name` (created at 0) and sets *value to the new value once committed; a repeated
+  // `message_id` as CounterBackend says. Returns Unavailable if the store cannot commit (the counter
+  // is then unchanged).
+  Status Increment(const std::string& name, const std::string& message_id, int64_t* value) override;
 
   // Sets *value to the counter's value, 0 if it does not exist.
   Status Get(const std::string& name, int64_t* value) override;
 
-  // Adds 1 to each of `names` (repeats count twice) in one transaction and sets (*values)[i] to
-  // the value after the i-th increment. All or nothing: on failure nothing is committed.
-  Status IncrementBatch(const std::vector<const std::string*>& names, std::vector<int64_t>* values);
+  // Runs every increment of *batch in one transaction, in order, and sets each one's value and
+  // status: names repeat (each counts), a message id counts once (later items of the same id,
+  // in this batch or a former one within the window, get the first value, or InvalidArgument for
+  // another name). Then deletes up to `purge_limit` expired message ids in the same transaction
+  // and sets *purged (if not null) to their number. All or nothing: on failure (Unavailable)
+  // nothing is committed.
+  Status IncrementBatch(std::vector<CounterIncrement>* batch, size_t purge_limit = 0, size_t* purged = nullptr);
+
+  // Message ids are remembered for `window`; a repeat after it counts as new. 0: message ids are
+  // ignored (every increment counts). Default kDefaultIdempotencyWindow.
+  void set_idempotency_window(std::chrono::milliseconds window) { window_ = window; }
+  std::chrono::milliseconds idempotency_window() const { return window_; }
+
+  // Deletes up to `limit` message ids older than the window in its own transaction and sets
+  // *deleted to their number. Unavailable on a store error.
+  Status PurgeExpiredMessageIds(size_t limit, size_t* deleted);
 
   // Tests only: take the database's write lock (BEGIN EXCLUSIVE) until UnlockForTest(), to make
   // every other writer wait as behind a slow disk.
@@ -58,8 +95,13 @@ class CounterStore : public CounterBackend {
 
  private:
   explicit CounterStore(std::unique_ptr<Poco::Data::Session> session);
+  // The statements of IncrementBatch inside its transaction; throws Poco::Exception.
+  void RunBatch(std::vector<CounterIncrement>* batch, int64_t now_ms);
+  int64_t IncrementRow(const std::string& name);
+  size_t DeleteExpired(int64_t now_ms, size_t limit);
 
   std::unique_ptr<Poco::Data::Session> session_;
+  std::chrono::milliseconds window_ = kDefaultIdempotencyWindow;
 };
 
 }  // namespace lather

@@ -6,6 +6,7 @@
 #include <boost/thread/thread.hpp>
 
 #include <atomic>
+#include <functional>
 #include <optional>
 
 #include "common/log.h"
@@ -35,6 +36,7 @@ class EventServer final : public Server {
   const std::string& address() const override { return address_; }
   void Stop() override;
   void Wait() override;
+  std::string RenderMetrics() override { return render_metrics_(); }
 
  private:
   void Accept();
@@ -53,6 +55,7 @@ class EventServer final : public Server {
   std::string busy_response_;        // the canned 503 for one connection too many
   std::unique_ptr<asio::steady_timer> accept_backoff_;
   bool joined_ = false;
+  std::function<std::string()> render_metrics_;
 };
 
 void EventServer::Accept() {
@@ -110,11 +113,12 @@ Status EventServer::Start() {
   // The routers name the service by the bound address when a request has no Host header.
   std::vector<const LoopMetrics*> all_metrics;
   for (auto& loop : loops_) all_metrics.push_back(&loop->metrics());
+  render_metrics_ = [all_metrics, pool = pool_.get()] { return lather::RenderMetrics(all_metrics, pool->queued()); };
   for (auto& loop : loops_) {
     loop->set_connection_count(&connections_);
     loop->router().set_local_address(address_);
-    loop->router().set_metrics_renderer(
-        [all_metrics, pool = pool_.get()] { return RenderMetrics(all_metrics, pool->queued()); });
+    loop->router().set_metrics_renderer(render_metrics_);
+    loop->router().set_serve_metrics(options_.admin_listen.empty());
   }
   Accept();
   for (auto& loop : loops_) {

@@ -3,6 +3,8 @@
 // them in one SQLite transaction and wakes the callers with their values once COMMIT returned:
 // one fsync for the whole batch, and still nothing is acknowledged before it is on disk.
 // GroupCommitCounters is the per-thread CounterBackend that uses it (reads go to its own connection).
+// Increments with a message id count once (see CounterStore::IncrementBatch), also when repeats wait
+// in the same batch; the writer also deletes expired message ids, a bounded number per transaction.
 // Thread-safe.
 #pragma once
 
@@ -27,8 +29,10 @@ class GroupCommitter {
   GroupCommitter(const GroupCommitter&) = delete;
   GroupCommitter& operator=(const GroupCommitter&) = delete;
 
-  // Blocks until the increment of `name` is committed; sets *value to the new value.
-  Status Increment(const std::string& name, int64_t* value);
+  // Blocks until the increment of `name` is committed; sets *value to the new value. With a
+  // non-empty `message_id`: CounterBackend::Increment's semantics.
+  Status Increment(const std::string& name, const std::string& message_id, int64_t* value);
+  Status Increment(const std::string& name, int64_t* value) { return Increment(name, std::string(), value); }
 
   // Transactions committed so far (each may hold many increments).
   uint64_t commits() const;
@@ -36,6 +40,7 @@ class GroupCommitter {
  private:
   struct Request {
     const std::string* name;
+    const std::string* message_id;
     int64_t value = 0;
     Status status;
     bool done = false;
@@ -56,7 +61,10 @@ class GroupCommitCounters : public CounterBackend {
  public:
   GroupCommitCounters(GroupCommitter* committer, std::unique_ptr<CounterStore> reader)
       : committer_(committer), reader_(std::move(reader)) {}
-  Status Increment(const std::string& name, int64_t* value) override { return committer_->Increment(name, value); }
+  using CounterBackend::Increment;
+  Status Increment(const std::string& name, const std::string& message_id, int64_t* value) override {
+    return committer_->Increment(name, message_id, value);
+  }
   Status Get(const std::string& name, int64_t* value) override { return reader_->Get(name, value); }
 
  private:

@@ -73,6 +73,7 @@ void HttpRequestParser::Reset() {
   soap_action_.clear();
   host_.clear();
   forwarded_proto_.clear();
+  authorization_.clear();
   chunked_body_.clear();
   request_ = HttpRequest{};
 }
@@ -196,6 +197,8 @@ HttpRequestParser::Result HttpRequestParser::ParseHead(std::string_view head) {
       request_.has_soap_action = true;
     } else if (EqualsIgnoreCase(name, "host")) {
       host_.assign(value);
+    } else if (EqualsIgnoreCase(name, "authorization")) {
+      authorization_.assign(value);
     } else if (EqualsIgnoreCase(name, "x-forwarded-proto")) {
       forwarded_proto_.assign(Trim(value.substr(0, value.find(','))));
     } else if (EqualsIgnoreCase(name, "connection")) {
@@ -226,6 +229,7 @@ HttpRequestParser::Result HttpRequestParser::ParseHead(std::string_view head) {
   request_.soap_action = soap_action_;
   request_.host = host_;
   request_.forwarded_proto = forwarded_proto_;
+  request_.authorization = authorization_;
   return Result::kNeedMore;  // head done; the body follows
 }
 

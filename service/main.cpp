@@ -8,6 +8,8 @@
 #include "LatherSoap.nsmap"
 #include "common/flag_parser.h"
 #include "common/log.h"
+#include "service/authenticator.h"
+#include "common/tls.h"
 #include "service/server.h"
 
 namespace {
@@ -17,7 +19,8 @@ constexpr int kExitFailure = 1;
 constexpr int kExitUsage = 64;
 
 lather::Status ParseOptions(int argc, char** argv, lather::ServerOptions* options, bool* help,
-                            std::string* port_file, std::string* usage) {
+                            std::string* port_file, std::string* auth_file, std::string* tls_cert,
+                            std::string* tls_key, std::string* usage) {
   lather::FlagParser flags("lather-service [flags]");
   int64_t threads = 0, max_body = static_cast<int64_t>(options->http.max_body_bytes);
   int64_t pool_threads = options->pool_threads, pool_queue = static_cast<int64_t>(options->pool_queue);
@@ -58,6 +61,32 @@ lather::Status ParseOptions(int argc, char** argv, lather::ServerOptions* option
   flags.AddInt("max-queue-wait", 0, "MS",
                "a SOAP request that waited longer than MS since it arrived gets 503 + Retry-After instead of "
                "running; 0: no limit (default 1000)", 0, 86400000, &queue_wait_ms);
+  flags.AddString("auth-file", 0, "FILE",
+                  "require credentials (HTTP Basic or a WS-Security UsernameToken) checked against FILE: "
+                  "user:HASH lines, HASH a crypt(3) string (yescrypt $y$, bcrypt $2b$, sha512crypt $6$; "
+                  "e.g. mkpasswd -m yescrypt); default: no authentication", auth_file);
+  bool auth_given = false;
+  flags.AddValue("auth", 0, "inc-counter|all",
+                 "with --auth-file, which operations need credentials: inc-counter (IncCounter, the one that "
+                 "changes state; default) or all", [options, &auth_given](const std::string& v) {
+                   if (v != "inc-counter" && v != "all") {
+                     return lather::Status::InvalidArgument("--auth must be inc-counter or all, not '" + v + "'");
+                   }
+                   options->soap.auth_scope = v == "all" ? lather::AuthScope::kAll : lather::AuthScope::kIncCounter;
+                   auth_given = true;
+                   return lather::Status::Ok();
+                 });
+  flags.AddString("admin-listen", 0, "HOST:PORT",
+                  "serve /metrics and /healthz on this separate address; /metrics on --listen then answers 404 "
+                  "(default: /metrics on --listen)", &options->admin_listen);
+  int64_t idempotency_window = options->idempotency_window.count();
+  flags.AddInt("idempotency-window", 0, "SECONDS",
+               "an IncCounter's wsa:MessageID is remembered this long: a repeat counts once and answers the "
+               "first value; 0: the header is ignored (default 86400)", 0, int64_t{10} * 365 * 86400,
+               &idempotency_window);
+  flags.AddString("tls-cert", 0, "FILE", "serve HTTPS (TLS 1.2+) with this PEM certificate (chain); needs --tls-key",
+                  tls_cert);
+  flags.AddString("tls-key", 0, "FILE", "the PEM private key of --tls-cert", tls_key);
   flags.AddString("port-file", 0, "FILE", "write the bound port to FILE once listening", port_file);
   flags.AddBool("help", 'h', "print this help", help);
   *usage = flags.Usage();
@@ -65,6 +94,10 @@ lather::Status ParseOptions(int argc, char** argv, lather::ServerOptions* option
   lather::Status s = flags.Parse(argc, argv, &positional);
   if (!s.ok()) return s;
   if (!positional.empty()) return lather::Status::InvalidArgument("unexpected argument '" + positional[0] + "'");
+  if (auth_given && auth_file->empty()) return lather::Status::InvalidArgument("--auth needs --auth-file");
+  if (tls_cert->empty() != tls_key->empty()) {
+    return lather::Status::InvalidArgument("--tls-cert and --tls-key go together");
+  }
   options->threads = static_cast<int>(threads);
   options->max_connections = static_cast<int>(max_connections);
   options->pool_threads = static_cast<int>(pool_threads);
@@ -77,6 +110,8 @@ lather::Status ParseOptions(int argc, char** argv, lather::ServerOptions* option
   options->idle_timeout = std::chrono::milliseconds(idle_ms);
   options->soap.max_xml_depth = static_cast<int>(max_depth);
   options->soap.max_occurs = static_cast<size_t>(max_occurs);
+  options->idempotency_window = std::chrono::seconds(idempotency_window);
+  options->soap.read_message_id = idempotency_window > 0;
   return lather::Status::Ok();
 }
 
@@ -86,8 +121,8 @@ int main(int argc, char** argv) {
   lather::SetLogProgramName("lather-service");
   lather::ServerOptions options;
   bool help = false;
-  std::string port_file, usage;
-  lather::Status s = ParseOptions(argc, argv, &options, &help, &port_file, &usage);
+  std::string port_file, auth_file, tls_cert, tls_key, usage;
+  lather::Status s = ParseOptions(argc, argv, &options, &help, &port_file, &auth_file, &tls_cert, &tls_key, &usage);
   if (help) {
     std::fputs(usage.c_str(), stdout);
     return 0;
@@ -95,6 +130,31 @@ int main(int argc, char** argv) {
   if (!s.ok()) {
     std::fprintf(stderr, "lather-service: %s\n", s.message().c_str());
     return kExitUsage;
+  }
+  std::unique_ptr<lather::Authenticator> authenticator;
+  if (!auth_file.empty()) {
+    s = lather::Authenticator::Load(auth_file, &authenticator);
+    if (!s.ok()) {
+      std::fprintf(stderr, "lather-service: %s\n", s.message().c_str());
+      return s.kind() == lather::Status::Kind::kInvalidArgument ? kExitUsage : kExitFailure;
+    }
+    options.soap.authenticator = authenticator.get();
+    lather::LogLine("authentication: " + std::to_string(authenticator->user_count()) + " user(s) from " + auth_file +
+                    "; required for " + (options.soap.auth_scope == lather::AuthScope::kAll ? "every operation" : "IncCounter"));
+    if (tls_cert.empty()) {
+      lather::LogLine("warning: --auth-file without TLS: passwords cross the network in clear text (HTTP Basic, "
+                      "UsernameToken PasswordText); serve over TLS (--tls-cert) or behind a TLS-terminating proxy");
+    }
+  }
+
+  if (!tls_cert.empty()) {
+    std::unique_ptr<lather::TlsContext> tls;
+    s = lather::TlsContext::ForServer(tls_cert, tls_key, &tls);
+    if (!s.ok()) {
+      lather::LogLine("cannot start: " + s.message());
+      return kExitFailure;
+    }
+    options.tls = std::move(tls);
   }
 
   // SIGINT/SIGTERM are taken by sigwait() below; every thread started later inherits the mask.
@@ -114,8 +174,11 @@ int main(int argc, char** argv) {
     lather::LogLine("cannot start: " + s.message());
     return s.kind() == lather::Status::Kind::kInvalidArgument ? kExitUsage : kExitFailure;
   }
-  lather::LogLine("listening on http://" + server->address() + "/soap (engine " +
+  lather::LogLine(std::string("listening on ") + (options.tls ? "https://" : "http://") + server->address() + "/soap (engine " +
                   (options.engine == lather::Engine::kClassic ? "classic" : "event") + ", store " + options.store + ")");
+  if (!server->admin_address().empty()) {
+    lather::LogLine("admin listener on http://" + server->admin_address() + " (/metrics, /healthz)");
+  }
   if (!port_file.empty()) {
     FILE* f = std::fopen(port_file.c_str(), "w");
     if (f == nullptr || std::fprintf(f, "%u\n", server->port()) < 0 || std::fclose(f) != 0) {

@@ -27,11 +27,18 @@ Status CheckCounterName(const std::string& name) {
 }
 }  // namespace
 
-Status Operations::IncCounter(const std::string& name, int64_t* result) {
+Status Operations::IncCounter(const std::string& name, const std::string* message_id, int64_t* result) {
   Status s = CheckCounterName(name);
   if (!s.ok()) return s;
+  if (message_id != nullptr) {
+    if (message_id->empty()) return Status::InvalidArgument("wsa:MessageID is empty");
+    if (message_id->size() > kMaxMessageIdBytes) {
+      return Status::InvalidArgument("wsa:MessageID has " + std::to_string(message_id->size()) + " bytes; at most " +
+                                     std::to_string(kMaxMessageIdBytes) + " are allowed");
+    }
+  }
   if (!store_) return Status::Unavailable("no counter store is configured");
-  return store_->Increment(name, result);
+  return store_->Increment(name, message_id != nullptr ? *message_id : std::string(), result);
 }
 
 Status Operations::GetCounter(const std::string& name, int64_t* result) {

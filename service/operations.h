@@ -29,7 +29,13 @@ class Operations {
 
   // Adds 1 to the named counter durably and returns the new value; InvalidArgument for a name
   // that is empty, longer than 64 characters or not valid UTF-8.
-  Status IncCounter(const std::string& name, int64_t* result);
+  Status IncCounter(const std::string& name, int64_t* result) { return IncCounter(name, nullptr, result); }
+
+  // IncCounter() made idempotent by `message_id` (the request's wsa:MessageID; null when it has
+  // none): a repeat of the id answers the first value and counts nothing (CounterBackend::Increment).
+  // InvalidArgument for an id that is empty or longer than kMaxMessageIdBytes, or already used for
+  // another counter name.
+  Status IncCounter(const std::string& name, const std::string* message_id, int64_t* result);
 
   // The named counter's value, 0 for an unknown name.
   Status GetCounter(const std::string& name, int64_t* result);

@@ -12,6 +12,11 @@ namespace {
 
 bool IsWsdlQuery(std::string_view query) { return query == "wsdl" || query == "WSDL"; }
 
+// The challenge sent with every 401 (RFC 7617); a WS-Security client ignores it.
+constexpr std::string_view kAuthChallenge = "WWW-Authenticate: Basic realm=\"lather\"\r\n";
+
+std::string_view ExtraHeaders(const SoapOutcome& outcome) { return outcome.unauthorized ? kAuthChallenge : ""; }
+
 }  // namespace
 
 RequestRouter::RequestRouter(SoapEngine* engine, LoopMetrics* metrics, std::string local_address,
@@ -32,7 +37,7 @@ void RequestRouter::CompleteDeferred(DeferredResult result, HttpResponse* respon
   metrics_->RecordParseSerialize(outcome.parse_seconds, outcome.serialize_seconds);
   response->head.clear();
   AppendResponseHead(outcome.http_status, outcome.soap_version == 2 ? kSoap12ContentType : kSoap11ContentType,
-                     response->body.size(), response->keep_alive, "", &response->head);
+                     response->body.size(), response->keep_alive, ExtraHeaders(outcome), &response->head);
   response->close = !response->keep_alive;
   response->deferred = false;
 }
@@ -73,8 +78,8 @@ void RequestRouter::Route(const HttpRequest& request, bool allow_keep_alive, dou
     if (request.method == "GET" && IsWsdlQuery(request.query)) {
       const std::string_view host = request.host.empty() ? std::string_view(local_address_) : request.host;
       // Behind a TLS-terminating proxy (X-Forwarded-Proto: https) the address clients must use is https.
-      const bool https = request.forwarded_proto.size() == 5 &&
-                         (request.forwarded_proto == "https" || request.forwarded_proto == "HTTPS");
+      const bool https = https_ || (request.forwarded_proto.size() == 5 &&
+                                    (request.forwarded_proto == "https" || request.forwarded_proto == "HTTPS"));
       response->body = WsdlForEndpoint((https ? "https://" : "http://") + std::string(host) + "/soap");
       AppendResponseHead(200, "text/xml; charset=utf-8", response->body.size(), keep_alive, "",
                          &response->head);
@@ -85,7 +90,7 @@ void RequestRouter::Route(const HttpRequest& request, bool allow_keep_alive, dou
            request.content_type, "Allow: POST\r\n", response);
     return;
   }
-  if (request.path == "/metrics" && request.method == "GET") {
+  if (request.path == "/metrics" && request.method == "GET" && serve_metrics_) {
     response->body = render_metrics_ ? render_metrics_() : RenderMetrics({metrics_});
     AppendResponseHead(200, "text/plain; version=0.0.4; charset=utf-8", response->body.size(), keep_alive, "",
                        &response->head);
@@ -137,6 +142,7 @@ void RequestRouter::ServeSoap(const HttpRequest& request, bool keep_alive, doubl
   call.body = request.body;
   call.content_type_version = version;
   call.action = version == 2 ? ContentTypeParameter(request.content_type, "action") : request.soap_action;
+  call.authorization = request.authorization;
   response->keep_alive = keep_alive;
   if (request.body.size() > long_body_bytes_) {  // a large echo: parse it on the pool, not here
     response->deferred = true;
@@ -157,7 +163,7 @@ void RequestRouter::ServeSoap(const HttpRequest& request, bool keep_alive, doubl
   metrics_->RecordRequest(outcome.operation, outcome.http_status == 200 ? 0 : outcome.sender_fault ? 1 : 2, seconds);
   metrics_->RecordParseSerialize(outcome.parse_seconds, outcome.serialize_seconds);
   AppendResponseHead(outcome.http_status, outcome.soap_version == 2 ? kSoap12ContentType : kSoap11ContentType,
-                     response->body.size(), keep_alive, "", &response->head);
+                     response->body.size(), keep_alive, ExtraHeaders(outcome), &response->head);
   response->close = !keep_alive;
 }
 

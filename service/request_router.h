@@ -44,7 +44,12 @@ class RequestRouter {
   // What GET /metrics answers: the engine's sum of every thread's metrics.
   void set_metrics_renderer(std::function<std::string()> render) { render_metrics_ = std::move(render); }
 
+  // With false (lather-service --admin-listen), GET /metrics is not served here: 404.
+  void set_serve_metrics(bool serve) { serve_metrics_ = serve; }
+
   void set_local_address(std::string address) { local_address_ = std::move(address); }
+  // Served over TLS: ?wsdl names the https:// address whatever X-Forwarded-Proto says.
+  void set_https(bool https) { https_ = https; }
 
   // The answer to a deferred call the blocking pool came back with: its response and metrics, or
   // Busy() when it had waited too long to be run. response->keep_alive says whether to keep the connection.
@@ -77,8 +82,10 @@ class RequestRouter {
   LoopMetrics* metrics_;
   size_t long_body_bytes_;
   double max_queue_wait_ = 0;
+  bool serve_metrics_ = true;
   std::function<std::string()> render_metrics_;
   std::string local_address_;
+  bool https_ = false;
 };
 
 }  // namespace lather

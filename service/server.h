@@ -27,6 +27,12 @@ class Server {
   virtual uint16_t port() const = 0;
   virtual const std::string& address() const = 0;
 
+  // "host:port" of the --admin-listen listener, empty without one.
+  virtual std::string admin_address() const { return ""; }
+
+  // The text GET /metrics answers (Prometheus format): every thread's counters summed. Thread-safe.
+  virtual std::string RenderMetrics() = 0;
+
   // Begins a graceful stop. Thread-safe and idempotent.
   virtual void Stop() = 0;
 

@@ -2,12 +2,15 @@
 #pragma once
 
 #include <chrono>
+#include <memory>
 #include <string>
 
 #include "service/http_request_parser.h"
 #include "service/soap_adapter.h"
 
 namespace lather {
+
+class TlsContext;
 
 // How connections are served (see server.h): event loops, or the textbook thread per connection.
 enum class Engine { kEvent, kClassic };
@@ -16,8 +19,14 @@ struct ServerOptions {
   Engine engine = Engine::kEvent;
   // Address and port to listen on; port 0 picks a free port (see Server::port()).
   std::string listen = "127.0.0.1:8080";
+  // A second listener for /metrics and /healthz ("HOST:PORT"); empty: /metrics is on `listen`.
+  // With it, GET /metrics on `listen` answers 404.
+  std::string admin_listen;
   // Counter store: "sqlite:PATH".
   std::string store = "sqlite:lather.db";
+  // How long an IncCounter's wsa:MessageID is remembered (a repeat within it counts once); 0: the
+  // header is ignored (set soap.read_message_id to match).
+  std::chrono::seconds idempotency_window{86400};
   // Most client connections open at once; one more is answered 503 + Retry-After and closed.
   int max_connections = 16000;
   // Event-loop threads; 0 means one per core (the event engine; the classic engine has one thread
@@ -46,6 +55,8 @@ struct ServerOptions {
   std::chrono::milliseconds idle_timeout{60000};
   // On SIGINT/SIGTERM, requests still running after this time are abandoned.
   std::chrono::milliseconds shutdown_grace{10000};
+  // Serve HTTPS with this certificate and key (--tls-cert/--tls-key, loaded by main); null: plain HTTP.
+  std::shared_ptr<const TlsContext> tls;
 };
 
 }  // namespace lather

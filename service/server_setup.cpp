@@ -34,6 +34,7 @@ Status StartStore(const ServerOptions& options, std::unique_ptr<GroupCommitter>*
   std::unique_ptr<CounterStore> writer_store;
   Status s = CounterStore::Open(options.store, &writer_store);
   if (!s.ok()) return s;
+  writer_store->set_idempotency_window(options.idempotency_window);
   *committer = std::make_unique<GroupCommitter>(std::move(writer_store));
   return BlockingPool::Start(options, committer->get(), pool);
 }

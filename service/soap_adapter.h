@@ -9,15 +9,25 @@
 #include <string>
 #include <string_view>
 
+#include "service/authenticator.h"
 #include "service/operations.h"
 
 struct soap;
+struct _wsse__Security;
 
 namespace lather {
 
 struct SoapEngineLimits {
   int max_xml_depth = 500;         // deeper nesting is a Client/Sender fault (at most kMaxXmlDepth)
   size_t max_occurs = 100000;      // most repetitions of one element (e.g. samples, contact numbers)
+  // Credentials checked for the operations `auth_scope` names; null: no authentication. Not owned
+  // (lather-service keeps it for its whole run); shared by every engine (it is thread-safe).
+  const Authenticator* authenticator = nullptr;
+  AuthScope auth_scope = AuthScope::kIncCounter;
+  // Read the WS-Addressing wsa:MessageID header (2005/08, or the 2004/08 submission) and make
+  // IncCounter idempotent by it. When false the header is ignored like any other unknown block
+  // (and a mustUnderstand one is refused).
+  bool read_message_id = true;
 };
 
 // The deepest limit gSOAP can hold (its level counter is an unsigned short).
@@ -34,6 +44,7 @@ struct SoapCall {
   std::string_view body;
   int content_type_version = 1;  // 1 for text/xml, 2 for application/soap+xml
   std::string_view action;       // SOAPAction (1.1) or the action parameter (1.2); may be empty
+  std::string_view authorization;  // the HTTP Authorization header; may be empty
 };
 
 struct SoapOutcome {
@@ -42,6 +53,7 @@ struct SoapOutcome {
   size_t operation = 5;       // index in kMetricOperations; 5 ("none") if no operation was reached
   bool sender_fault = false;  // a Client/Sender fault (the request was at fault)
   bool deferred = false;      // not run here: it blocks on the store (see SoapEngine's constructor)
+  bool unauthorized = false;  // refused for missing or wrong credentials: 401 + WWW-Authenticate
   double parse_seconds = 0;      // from the start to the operation (checks and deserialization)
   double serialize_seconds = 0;  // from the operation's return to the end (the response or fault)
 };
@@ -69,8 +81,21 @@ class SoapEngine {
   // gSOAP's fignore: a header block addressed to us with mustUnderstand is refused (and recorded for
   // the SOAP 1.2 NotUnderstood block); other header blocks are ignored; unknown Body content is refused.
   static int Ignore(struct soap* soap, const char* tag);
+  // Reads the text of a wsa:MessageID header block whose start tag gSOAP has just read (from Ignore);
+  // a Client/Sender fault for a second one.
+  int ReadMessageId();
   // A fault for an action header naming another operation than the Body; SOAP_OK otherwise.
   int CheckAction(const char* operation);
+  // SOAP_OK if `operation` (index in kMetricOperations) needs no credentials or the request's are
+  // right; a 401 fault if they are missing or wrong; on a defer_blocking engine, credentials not
+  // yet in the authenticator's cache defer the call (the slow hash runs on the pool, not here).
+  int Authorize(size_t operation);
+  // Records a refusal (401) and sets a Client/Sender fault; `wsse_code` (a wsse: QName, for
+  // WS-Security failures) becomes the SOAP 1.1 faultcode or the SOAP 1.2 Subcode.
+  int AuthFault(const char* wsse_code, const std::string& reason);
+  // A mustUnderstand wsse:Security header for us while authentication is off: MustUnderstand (we
+  // would not check it). SOAP_OK otherwise.
+  int CheckUnprocessedSecurity();
   int Fault(const Status& status);
   // Marks the call deferred and stops the dispatch (defer_blocking engines only).
   int Defer();
@@ -86,7 +111,17 @@ class SoapEngine {
   Clock::time_point serve_start_{}, operation_start_{}, operation_end_{};
 
   Operations* operations_;
+  const Authenticator* authenticator_;
+  const AuthScope auth_scope_;
   const bool defer_blocking_;
+  bool auth_failed_ = false;
+  // The request's wsse:Security block for us, or null; taken out of soap->header once read so that
+  // gSOAP never echoes it (the password) into the response.
+  const _wsse__Security* security_ = nullptr;
+  std::string basic_user_, basic_password_;  // decoded Authorization: Basic, reused between calls
+  const bool read_message_id_;
+  bool has_message_id_ = false;  // the request has a wsa:MessageID header (its text: message_id_)
+  std::string message_id_;
   bool deferred_ = false;
   struct soap* soap_;
   std::unique_ptr<Handler> handler_;

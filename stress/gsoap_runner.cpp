@@ -41,7 +41,11 @@ void RunWorker(const GsoapLoadOptions& o, int index, uint64_t quota, uint64_t wa
   ClientOptions client_options;
   client_options.url = o.url;
   client_options.soap12 = o.soap12;
+  client_options.user = o.user;
+  client_options.password = o.password;
   client_options.timeout_seconds = std::max(1, static_cast<int>(o.timeout_seconds));
+  client_options.ca_file = o.ca_file;
+  client_options.insecure = o.insecure;
   Client client(client_options);
   SampleShape shape;
   shape.count = o.samples;

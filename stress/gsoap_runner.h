@@ -24,6 +24,9 @@ struct GsoapLoadOptions {
   double warmup_seconds = 2;
   double timeout_seconds = 10;
   uint64_t first_call_number = 0;
+  std::string user, password;  // HTTP Basic credentials when user is not empty
+  std::string ca_file;    // https: extra trusted CAs (PEM)
+  bool insecure = false;  // https: no certificate checks
 };
 
 // Runs the load; InvalidArgument for an operation the typed client does not have.

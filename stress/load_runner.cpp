@@ -17,6 +17,7 @@
 #include <string>
 #include <thread>
 
+#include "common/tls.h"
 #include "stress/http_response_reader.h"
 
 namespace lather {
@@ -53,7 +54,8 @@ struct Call {
 
 struct Connection {
   int fd = -1;
-  bool connecting = false;
+  bool connecting = false;     // TCP connect, then the TLS handshake
+  std::unique_ptr<TlsSession> tls;  // https only
   bool writing = false;        // EPOLLOUT is registered
   uint64_t opened_ns = 0;
   uint64_t reopen_at_ns = 0;   // 0: not waiting to reopen
@@ -112,6 +114,12 @@ class Worker {
   void Open(Connection& c, uint64_t now);
   void OnConnected(Connection& c, uint64_t now);
   void ConnectFailed(Connection& c, uint64_t now, int error);
+  void ConnectFailed(Connection& c, uint64_t now, const std::string& reason);
+  // https: advances the handshake of a connected socket; OnConnected once it is done.
+  void ContinueHandshake(Connection& c, uint64_t now);
+  // read()/write() on the socket or through its TLS session: bytes, 0 at EOF, -1 with errno.
+  ssize_t ReadSome(Connection& c, char* data, size_t length);
+  ssize_t WriteSome(Connection& c, const char* data, size_t length);
   void Close(Connection& c);
   void Fail(Connection& c, CallOutcome outcome, const char* detail, uint64_t now);
   void Send(Connection& c, uint64_t n, uint64_t intended_ns, uint64_t now);
@@ -189,21 +197,83 @@ void Worker::OnConnected(Connection& c, uint64_t now) {
   BecameIdle(c, now);
 }
 
-void Worker::ConnectFailed(Connection& c, uint64_t now, int error) {
+void Worker::ConnectFailed(Connection& c, uint64_t now, int error) { ConnectFailed(c, now, std::strerror(error)); }
+
+void Worker::ConnectFailed(Connection& c, uint64_t now, const std::string& reason) {
   Close(c);
   if (window_started_) {
     ++stats.outcomes[static_cast<size_t>(CallOutcome::kConnect)];
     live_failed.store(live_failed.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
-    if (stats.first_failure.empty()) stats.first_failure = std::string("connect: ") + std::strerror(error);
+    if (stats.first_failure.empty()) stats.first_failure = "connect: " + reason;
   }
   if (!ever_connected_ && ++connect_failures_in_row_ >= kGiveUpConnectFailures) {
     gave_up_ = true;
-    setup_error = std::string("cannot connect: ") + std::strerror(error);
+    setup_error = "cannot connect: " + reason;
   }
   c.reopen_at_ns = now + kReconnectDelayNanos;
 }
 
+void Worker::ContinueHandshake(Connection& c, uint64_t now) {
+  if (!c.tls) {
+    c.tls = TlsSession::ForClient(*o_.tls, c.fd, o_.tls_host);
+    if (!c.tls) return ConnectFailed(c, now, "cannot start a TLS session");
+  }
+  switch (c.tls->Handshake()) {
+    case TlsSession::Result::kOk:
+      return OnConnected(c, now);
+    case TlsSession::Result::kWantRead:
+      return SetWriting(c, false);
+    case TlsSession::Result::kWantWrite:
+      return SetWriting(c, true);
+    case TlsSession::Result::kClosed:
+      return ConnectFailed(c, now, "TLS handshake: the server closed the connection");
+    case TlsSession::Result::kFailed:
+      // A certificate that fails the checks will fail them again: no point retrying it 50 times.
+      if (c.tls->certificate_rejected() && !ever_connected_) connect_failures_in_row_ = kGiveUpConnectFailures;
+      return ConnectFailed(c, now, "TLS handshake: " + c.tls->error());
+  }
+}
+
+ssize_t Worker::ReadSome(Connection& c, char* data, size_t length) {
+  if (!c.tls) return read(c.fd, data, length);
+  size_t got = 0;
+  switch (c.tls->Read(data, length, &got)) {
+    case TlsSession::Result::kOk:
+      return static_cast<ssize_t>(got);
+    case TlsSession::Result::kWantRead:
+    case TlsSession::Result::kWantWrite:  // rare (a key update): the next wake-up retries
+      errno = EAGAIN;
+      return -1;
+    case TlsSession::Result::kClosed:
+      return 0;
+    case TlsSession::Result::kFailed:
+      break;
+  }
+  errno = ECONNRESET;
+  return -1;
+}
+
+ssize_t Worker::WriteSome(Connection& c, const char* data, size_t length) {
+  if (!c.tls) return write(c.fd, data, length);
+  size_t wrote = 0;
+  switch (c.tls->Write(data, length, &wrote)) {
+    case TlsSession::Result::kOk:
+      return static_cast<ssize_t>(wrote);
+    case TlsSession::Result::kWantRead:
+    case TlsSession::Result::kWantWrite:
+      errno = EAGAIN;
+      return -1;
+    default:
+      errno = ECONNRESET;
+      return -1;
+  }
+}
+
 void Worker::Close(Connection& c) {
+  if (c.tls) {
+    c.tls->Shutdown();
+    c.tls.reset();
+  }
   if (c.fd >= 0) close(c.fd);  // also removes it from the epoll set
   c.fd = -1;
   c.connecting = c.writing = false;
@@ -240,7 +310,7 @@ void Worker::Send(Connection& c, uint64_t n, uint64_t intended_ns, uint64_t now)
 
 void Worker::Flush(Connection& c, uint64_t now) {
   while (c.out_offset < c.out.size()) {
-    const ssize_t n = write(c.fd, c.out.data() + c.out_offset, c.out.size() - c.out_offset);
+    const ssize_t n = WriteSome(c, c.out.data() + c.out_offset, c.out.size() - c.out_offset);
     if (n > 0) {
       c.out_offset += static_cast<size_t>(n);
     } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
@@ -261,10 +331,11 @@ void Worker::OnReadable(Connection& c, uint64_t now) {
   for (;;) {
     if (c.in.size() - c.in_length < kReadChunk / 4) c.in.resize(c.in_length + kReadChunk);
     const size_t room = c.in.size() - c.in_length;
-    const ssize_t n = read(c.fd, c.in.data() + c.in_length, room);
+    const ssize_t n = ReadSome(c, c.in.data() + c.in_length, room);
     if (n > 0) {
       c.in_length += static_cast<size_t>(n);
-      if (static_cast<size_t>(n) < room) break;  // drained: skip the read that would say EAGAIN
+      // Drained: skip the read that would say EAGAIN (TLS: when the session holds nothing more).
+      if (c.tls ? !c.tls->HasPending() : static_cast<size_t>(n) < room) break;
     } else if (n == 0) {
       eof = true;
       break;
@@ -455,6 +526,10 @@ void Worker::Run() {
       Connection& c = connections_[events[static_cast<size_t>(i)].data.u64];
       const uint32_t ev = events[static_cast<size_t>(i)].events;
       if (c.fd < 0) continue;
+      if (c.connecting && c.tls) {
+        ContinueHandshake(c, now);
+        continue;
+      }
       if (c.connecting) {
         if ((ev & (EPOLLOUT | EPOLLERR | EPOLLHUP)) == 0) continue;
         int error = 0;
@@ -464,7 +539,11 @@ void Worker::Run() {
           ConnectFailed(c, now, error);
           continue;
         }
-        OnConnected(c, now);
+        if (o_.tls != nullptr) {
+          ContinueHandshake(c, now);  // the handshake counts as connecting, not as a call's latency
+        } else {
+          OnConnected(c, now);
+        }
         continue;
       }
       if (ev & EPOLLOUT) Flush(c, now);

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "common/status.h"
@@ -21,6 +22,8 @@
 #include "stress/thread_stats.h"
 
 namespace lather {
+
+class TlsContext;
 
 struct LoadOptions {
   sockaddr_storage address{};          // resolved target
@@ -42,6 +45,10 @@ struct LoadOptions {
   bool series = false;                 // keep per-second figures
   uint64_t first_call_number = 0;      // call numbers start here (each call gets its own)
   uint64_t call_number_modulus = 2000000000;  // and wrap below this (keeps Increment's value an xsd:int)
+  // https: every connection speaks TLS with this context (its handshake is part of connecting), and
+  // `tls_host` is the name the certificate must show. Null: plain TCP.
+  const TlsContext* tls = nullptr;
+  std::string tls_host;
 };
 
 // Called on the coordinating thread while the load threads run.

@@ -13,6 +13,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "common/tls.h"
 #include "stress/load_runner.h"
 
 namespace lather {
@@ -115,7 +116,7 @@ uint64_t ReadTcpRetransmits() {
 
 // process_cpu_seconds_total (and lather_cpu_cores into *cores, if served) from the server's /metrics
 // (Prometheus text); -1 if unavailable.
-double MetricsCpuSeconds(const std::string& host, int port, double* cores) {
+double MetricsCpuSeconds(const std::string& host, int port, const TlsContext* tls, double* cores) {
   sockaddr_in addr{};
   addr.sin_family = AF_INET;
   addr.sin_port = htons(static_cast<uint16_t>(port));
@@ -128,8 +129,18 @@ double MetricsCpuSeconds(const std::string& host, int port, double* cores) {
   std::string response;
   if (connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0) {
     const std::string request = "GET /metrics HTTP/1.1\r\nHost: " + host + "\r\nConnection: close\r\n\r\n";
-    if (write(fd, request.data(), request.size()) == static_cast<ssize_t>(request.size())) {
-      char buffer[8192];
+    char buffer[8192];
+    if (tls != nullptr) {
+      // A blocking socket: the session's calls finish or fail (a timeout reads as kWantRead).
+      auto session = TlsSession::ForClient(*tls, fd, host);
+      size_t wrote = 0, got = 0;
+      if (session && session->Handshake() == TlsSession::Result::kOk &&
+          session->Write(request.data(), request.size(), &wrote) == TlsSession::Result::kOk && wrote == request.size()) {
+        while (response.size() < 1 << 20 && session->Read(buffer, sizeof buffer, &got) == TlsSession::Result::kOk) {
+          response.append(buffer, got);
+        }
+      }
+    } else if (write(fd, request.data(), request.size()) == static_cast<ssize_t>(request.size())) {
       ssize_t n;
       while (response.size() < 1 << 20 && (n = read(fd, buffer, sizeof buffer)) > 0) {
         response.append(buffer, static_cast<size_t>(n));
@@ -165,7 +176,7 @@ ResourceSnapshot ResourceSampler::Take() const {
   if (server_pid_ > 0) {
     s.server_cpu_seconds = ProcCpuSeconds(server_pid_);
   } else if (!metrics_host_.empty() && metrics_work_) {
-    s.server_cpu_seconds = MetricsCpuSeconds(metrics_host_, metrics_port_, &s.server_cores);
+    s.server_cpu_seconds = MetricsCpuSeconds(metrics_host_, metrics_port_, metrics_tls_, &s.server_cores);
     if (s.server_cpu_seconds < 0) metrics_work_ = false;  // ask once; no /metrics there
   }
   if (!interface_.empty()) s.interface_known = ReadInterface(interface_, &s);

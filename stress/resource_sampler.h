@@ -12,6 +12,8 @@
 
 namespace lather {
 
+class TlsContext;
+
 struct ResourceSnapshot {
   uint64_t at_ns = 0;
   double client_cpu_seconds = 0;
@@ -27,6 +29,9 @@ class ResourceSampler {
   // `server_pid` 0: the server's CPU comes from `metrics_url` ("" for none) or stays unknown.
   ResourceSampler(pid_t server_pid, std::string metrics_host, int metrics_port, std::string interface_name);
 
+  // https targets: /metrics is read over TLS with `tls` (not owned; it must outlive the sampler).
+  void set_metrics_tls(const TlsContext* tls) { metrics_tls_ = tls; }
+
   ResourceSnapshot Take() const;
 
   const std::string& interface_name() const { return interface_; }
@@ -39,6 +44,7 @@ class ResourceSampler {
   int metrics_port_;
   std::string interface_;
   mutable bool metrics_work_ = true;
+  const TlsContext* metrics_tls_ = nullptr;
 };
 
 // CPU seconds (user + system) of this process so far.

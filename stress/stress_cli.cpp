@@ -11,10 +11,13 @@
 #include <cmath>
 #include <cstring>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
 #include "common/flag_parser.h"
+#include "service/authenticator.h"
+#include "common/tls.h"
 #include "stress/embedded_service.h"
 #include "stress/gsoap_runner.h"
 #include "stress/operation_preset.h"
@@ -55,6 +58,9 @@ struct StressOptions {
   std::string timeout = "10s";
   std::string link;
   int64_t server_pid = 0;
+  std::string metrics_url;
+  std::string user;
+  std::string password;
   int64_t server_threads = 0;
   bool no_pin = false;
   std::string json_file;
@@ -63,6 +69,8 @@ struct StressOptions {
   std::string max_p99;
   double min_rate = -1;
   int64_t max_errors = -1;
+  std::string ca_file;             // https: extra trusted CAs
+  bool insecure = false;           // https: no certificate checks
   bool help = false;
 };
 
@@ -173,6 +181,13 @@ void DefineFlags(FlagParser* f, StressOptions* o) {
   f->AddString("timeout", 0, "TIME", "a call without a response by then is a timeout (default 10s)", &o->timeout);
   f->AddString("link", 0, "RATE", "the link's capacity, e.g. 100Mbit, 1Gbit (default: assume 1Gbit)", &o->link);
   f->AddInt("server-pid", 0, "PID", "read the server's CPU from /proc/PID/stat", 1, INT32_MAX, &o->server_pid);
+  f->AddString("metrics-url", 0, "URL",
+               "read the server's CPU from this /metrics (e.g. its --admin-listen address; default: the target's "
+               "host and port)", &o->metrics_url);
+  f->AddString("user", 0, "NAME", "send HTTP Basic credentials (Authorization header) as user NAME with every call",
+               &o->user);
+  f->AddString("password", 0, "PW", "the password for --user (default: the environment variable LATHER_PASSWORD)",
+               &o->password);
   f->AddInt("server-threads", 0, "N", "embedded service: event-loop threads (default: one per server core)", 1, 64,
             &o->server_threads);
   f->AddBool("no-pin", 0, "embedded service: do not give server and client separate cores", &o->no_pin);
@@ -183,6 +198,9 @@ void DefineFlags(FlagParser* f, StressOptions* o) {
   f->AddValue("min-rate", 0, "CALLS/S", "exit 1 if successful calls/s are below this",
               [o](const std::string& v) { return ParseDouble(v, &o->min_rate); });
   f->AddInt("max-errors", 0, "N", "exit 1 if more calls than this failed", 0, INT64_MAX, &o->max_errors);
+  f->AddString("cacert", 0, "FILE", "https: also trust the CA certificates in FILE (PEM) besides the system store",
+               &o->ca_file);
+  f->AddBool("insecure", 0, "https: do not check the server's certificate (chain and host name)", &o->insecure);
   f->AddBool("help", 'h', "print this help", &o->help);
 }
 
@@ -193,6 +211,7 @@ constexpr char kHelpTail[] =
     "  lather-stress\n"
     "  lather-stress http://127.0.0.1:8080/soap -c 100 -d 30s --op inc-counter\n"
     "  lather-stress http://127.0.0.1:8080/soap -R 20000 --arrival poisson -d 1m --series run.csv\n"
+    "  lather-stress https://127.0.0.1:8443/soap --cacert ca.pem -n 100000   (TLS; --insecure skips the checks)\n"
     "  lather-stress http://host:8080/Service.asmx --body req.xml -H 'Content-Type: text/xml' \\\n"
     "      -H 'SOAPAction: \"urn:x#Op\"' --expect \"//*[local-name()='result'] = $n1\"\n"
     "\nexit codes: 0 ok, 1 a threshold failed, 2 every call failed, 3 cannot connect, 64 bad usage\n";
@@ -217,6 +236,12 @@ int StressMain(int argc, char** argv) {
     return UsageError("--client gsoap is a closed-model typed client: no --body, -R, --pipeline or --no-keepalive");
   }
   if (o.arrival != "uniform" && o.arrival != "poisson") return UsageError("--arrival must be uniform or poisson");
+  if (!o.user.empty() && o.password.empty()) {
+    const char* env = std::getenv("LATHER_PASSWORD");
+    if (env == nullptr) return UsageError("--user needs --password or the environment variable LATHER_PASSWORD");
+    o.password = env;
+  }
+  if (o.user.empty() && !o.password.empty()) return UsageError("--password needs --user");
 
   // Settings.
   const bool embedded = o.url.empty();
@@ -255,6 +280,7 @@ int StressMain(int argc, char** argv) {
     if (!(s = MakeOperationPreset(request, &preset)).ok()) return UsageError(s.message());
     for (const std::string& h : o.headers) preset.headers.push_back(h);
   }
+  if (!o.user.empty()) preset.headers.push_back("Authorization: " + BasicAuthorization(o.user, o.password));
   // The embedded service is forked before any thread exists.
   EmbeddedService service;
   std::string placement;
@@ -289,6 +315,12 @@ int StressMain(int argc, char** argv) {
   TargetUrl url;
   if (!(s = ParseTargetUrl(o.url, &url)).ok()) return UsageError(s.message());
   LoadOptions load;
+  std::unique_ptr<TlsContext> tls;
+  if (url.tls) {
+    if (!(s = TlsContext::ForClient(!o.insecure, o.ca_file, &tls)).ok()) return UsageError(s.message());
+    load.tls = tls.get();
+    load.tls_host = url.host;
+  }
   if (!(s = Resolve(url, &load.address, &load.address_length)).ok()) {
     std::fprintf(stderr, "lather-stress: %s\n", s.message().c_str());
     return kExitConnect;
@@ -320,9 +352,14 @@ int StressMain(int argc, char** argv) {
   load.series = !o.series_file.empty();
   load.first_call_number = static_cast<uint64_t>(getpid()) % 1000 * 1000000;
 
-  const bool numeric_ipv4 = url.host.find_first_not_of("0123456789.") == std::string::npos;
-  ResourceSampler sampler(static_cast<pid_t>(o.server_pid), o.server_pid == 0 && numeric_ipv4 ? url.host : "", url.port,
-                          InterfaceFor(load.address, load.address_length));
+  TargetUrl metrics_at = url;  // where /metrics is read (the target unless --metrics-url)
+  if (!o.metrics_url.empty() && !(s = ParseTargetUrl(o.metrics_url, &metrics_at)).ok()) {
+    return UsageError("--metrics-url: " + s.message());
+  }
+  const bool numeric_ipv4 = metrics_at.host.find_first_not_of("0123456789.") == std::string::npos;
+  ResourceSampler sampler(static_cast<pid_t>(o.server_pid), o.server_pid == 0 && numeric_ipv4 ? metrics_at.host : "",
+                          metrics_at.port, InterfaceFor(load.address, load.address_length));
+  sampler.set_metrics_tls(metrics_at.tls ? tls.get() : nullptr);
 
   RunReport report;
   report.settings.url = url.ToString();
@@ -386,6 +423,10 @@ int StressMain(int argc, char** argv) {
     g.warmup_seconds = warmup;
     g.timeout_seconds = timeout;
     g.first_call_number = load.first_call_number;
+    g.user = o.user;
+    g.password = o.password;
+    g.ca_file = o.ca_file;
+    g.insecure = o.insecure;
     report.settings.threads = load.connections;  // one blocking thread per connection
     s = RunGsoapLoad(g, observer, &report.load);
   } else {

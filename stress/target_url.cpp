@@ -2,13 +2,12 @@
 
 namespace lather {
 
-std::string TargetUrl::ToString() const { return "http://" + host_header + path; }
+std::string TargetUrl::ToString() const { return (tls ? "https://" : "http://") + host_header + path; }
 
 Status ParseTargetUrl(const std::string& text, TargetUrl* url) {
-  constexpr char kScheme[] = "http://";
-  if (text.rfind("https://", 0) == 0) return Status::InvalidArgument("https is not supported: " + text);
-  if (text.rfind(kScheme, 0) != 0) return Status::InvalidArgument("not an http:// URL: " + text);
-  std::string rest = text.substr(sizeof kScheme - 1);
+  url->tls = text.rfind("https://", 0) == 0;
+  if (!url->tls && text.rfind("http://", 0) != 0) return Status::InvalidArgument("not an http:// or https:// URL: " + text);
+  std::string rest = text.substr(url->tls ? 8 : 7);
   const size_t slash = rest.find('/');
   const std::string authority = rest.substr(0, slash);
   url->path = slash == std::string::npos ? "/" : rest.substr(slash);
@@ -27,7 +26,7 @@ Status ParseTargetUrl(const std::string& text, TargetUrl* url) {
     if (colon != std::string::npos) port_text = authority.substr(colon + 1);
   }
   if (url->host.empty()) return Status::InvalidArgument("no host in " + text);
-  url->port = 80;
+  url->port = url->tls ? 443 : 80;
   if (!port_text.empty()) {
     if (port_text.size() > 5 || port_text.find_first_not_of("0123456789") != std::string::npos ||
         std::stoi(port_text) == 0 || std::stoi(port_text) > 65535) {

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include <boost/thread/thread.hpp>
 
@@ -17,6 +18,19 @@
 #include "soapLatherSoapService.h"
 
 namespace {
+
+// The generated table without the header-only namespaces (wsse, which wsdl/typemap.dat imports for
+// lather-service's authentication): gSOAP declares every entry in each response, and the reference's
+// responses must stay what they were, with the contract's namespaces only.
+std::vector<Namespace> ContractNamespaces() {
+  std::vector<Namespace> table;
+  for (const Namespace* ns = namespaces; ns->id != nullptr; ++ns) {
+    const std::string id = ns->id;
+    if (id == "SOAP-ENV" || id == "SOAP-ENC" || id == "xsi" || id == "xsd" || id == "l") table.push_back(*ns);
+  }
+  table.push_back(Namespace{nullptr, nullptr, nullptr, nullptr});
+  return table;
+}
 
 class TextbookService : public LatherSoapService {
  public:
@@ -27,6 +41,14 @@ class TextbookService : public LatherSoapService {
     soap_done(dup->soap);
     soap_copy_context(dup->soap, soap);
     return dup;
+  }
+
+  // The generated init, which dispatch() runs before every request, with ContractNamespaces().
+  void LatherSoapService_init(soap_mode imode, soap_mode omode) override {
+    static const std::vector<Namespace> kNamespaces = ContractNamespaces();
+    soap_imode(soap, imode);
+    soap_omode(soap, omode);
+    soap_set_namespaces(soap, kNamespaces.data());
   }
 
   int Increment(_l__Increment* request, _l__IncrementResponse& response) override {

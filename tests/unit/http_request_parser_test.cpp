@@ -136,3 +136,14 @@ TEST_CASE("Reset lets the parser read a pipelined second request", "[service][ht
   CHECK(parser.request().path == "/healthz");
   CHECK_FALSE(parser.request().body_framed);
 }
+
+TEST_CASE("the Authorization header is kept for the request and cleared by Reset", "[service][http]") {
+  HttpLimits limits;
+  HttpRequestParser parser(limits);
+  const std::string first = "POST /soap HTTP/1.1\r\nauthorization:  Basic YTpi \r\nContent-Length: 0\r\n\r\n";
+  REQUIRE(ParseAll(&parser, first) == Result::kComplete);
+  CHECK(parser.request().authorization == "Basic YTpi");
+  parser.Reset();
+  REQUIRE(ParseAll(&parser, "POST /soap HTTP/1.1\r\nContent-Length: 0\r\n\r\n") == Result::kComplete);
+  CHECK(parser.request().authorization.empty());
+}

@@ -61,7 +61,10 @@ TEST_CASE("URLs are parsed into host, port and path, and others are refused", "[
   REQUIRE(lather::ParseTargetUrl("http://example", &url).ok());
   CHECK(url.port == 80);
   CHECK(url.path == "/");
-  CHECK_FALSE(lather::ParseTargetUrl("https://x/", &url).ok());
+  REQUIRE(lather::ParseTargetUrl("https://x/", &url).ok());
+  CHECK(url.tls);
+  CHECK(url.port == 443);
+  CHECK(url.ToString() == "https://x:443/");
   CHECK_FALSE(lather::ParseTargetUrl("ftp://x/", &url).ok());
   CHECK_FALSE(lather::ParseTargetUrl("http://x:0/", &url).ok());
   CHECK_FALSE(lather::ParseTargetUrl("http://x:99999/", &url).ok());
