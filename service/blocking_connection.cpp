@@ -16,6 +16,7 @@
 #include <boost/thread/mutex.hpp>
 
 #include "common/log.h"
+#include "service/lingering_refusal.h"
 #include "service/stamped_receive.h"
 
 namespace lather {
@@ -202,25 +203,14 @@ bool BlockingConnection::WriteAll(std::string_view head, std::string_view body) 
 }
 
 void BlockingConnection::Reject(int status, const std::string& reason, const char* extra_headers) {
-  LogLine("rejected a request from " + PeerName() + ": " + std::to_string(status) + " " + reason);
+  LogLine("rejected a request from " + DescribeClient(PeerName(), parser_.forwarded_for()) + ": " + std::to_string(status) + " " + reason);
   router_.Reject(status, reason, parser_.head_complete() ? parser_.request().content_type : "", extra_headers,
                  &response_);
   if (!WriteAll(response_.head, response_.body)) return;
   // Linger: read and drop what the client still sends until it closes (at most kLingerTime), so
   // that closing does not reset the connection under the answer before the client has read it.
   ::shutdown(fd_, SHUT_WR);
-  const auto deadline = Clock::now() + kLingerTime;
-  char scratch[16 * 1024];
-  for (;;) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
-    if (left.count() <= 0 || shared_.stopping->load(std::memory_order_relaxed)) return;
-    pollfd p{fd_, POLLIN, 0};
-    const int ready = ::poll(&p, 1, static_cast<int>(std::min(left, kStopCheck).count()));
-    if (ready < 0 && errno != EINTR) return;
-    if (ready <= 0) continue;
-    const ssize_t n = ::recv(fd_, scratch, sizeof scratch, 0);
-    if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN)) return;
-  }
+  DrainUntilClosed(fd_, kLingerTime, shared_.stopping);
 }
 
 std::string BlockingConnection::PeerName() const {

@@ -18,6 +18,7 @@
 
 #include "common/log.h"
 #include "service/blocking_connection.h"
+#include "service/lingering_refusal.h"
 #include "service/server_setup.h"
 
 namespace lather {
@@ -39,6 +40,7 @@ struct ClassicState {
   std::atomic<bool> stopping{false};
   ClassicShared shared;
   std::string busy_response;
+  std::shared_ptr<std::atomic<int>> lingering_refusals = std::make_shared<std::atomic<int>>(0);
   LoopMetrics accept_metrics;  // written by the accept thread only
 
   boost::mutex mutex;  // guards the members below; taken per connection, never per call
@@ -96,7 +98,7 @@ class ClassicServer final : public Server {
 
  private:
   void AcceptLoop();
-  // Answers one connection too many with the canned 503 and closes it.
+  // Answers one connection too many with the canned 503 and closes it (after a linger).
   void RefuseBusy(int fd);
 
   std::shared_ptr<ClassicState> state_;
@@ -127,10 +129,10 @@ Status ClassicServer::Start() {
 }
 
 void ClassicServer::RefuseBusy(int fd) {
-  const std::string& busy = state_->busy_response;
-  (void)::send(fd, busy.data(), busy.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
-  ::shutdown(fd, SHUT_RDWR);
-  ::close(fd);
+  // Drained on a thread of its own until the client closes: a request already on the wire must not
+  // turn the close into a reset under the 503.
+  RefuseWithLinger(fd, state_->busy_response, state_->lingering_refusals,
+                   std::shared_ptr<const std::atomic<bool>>(state_, &state_->stopping));
   state_->accept_metrics.RecordRejection(503);
 }
 

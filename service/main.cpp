@@ -52,6 +52,9 @@ lather::Status ParseOptions(int argc, char** argv, lather::ServerOptions* option
   flags.AddInt("max-depth", 0, "N", "deepest XML nesting accepted; deeper: fault (default 500)", 10, 100000, &max_depth);
   flags.AddInt("max-occurs", 0, "N", "most repetitions of one element (samples); more: fault (default 100000)", 1,
                100000000, &max_occurs);
+  int64_t max_string = static_cast<int64_t>(options->soap.max_string);
+  flags.AddInt("max-string", 0, "CHARS", "longest string value accepted; longer: fault (default 1048576)", 1,
+               int64_t{1} << 31, &max_string);
   int64_t queue_wait_ms = options->max_queue_wait.count();
   flags.AddInt("max-queue-wait", 0, "MS",
                "a SOAP request that waited longer than MS since it arrived gets 503 + Retry-After instead of "
@@ -75,6 +78,7 @@ lather::Status ParseOptions(int argc, char** argv, lather::ServerOptions* option
   options->idle_timeout = std::chrono::milliseconds(idle_ms);
   options->soap.max_xml_depth = static_cast<int>(max_depth);
   options->soap.max_occurs = static_cast<size_t>(max_occurs);
+  options->soap.max_string = static_cast<size_t>(max_string);
   return lather::Status::Ok();
 }
 

@@ -85,8 +85,8 @@ std::string_view CharacterProblem(std::string_view body) {
   return {};
 }
 
-size_t MostAttributesPerElement(std::string_view body, size_t limit) {
-  size_t most = 0;
+MarkupCounts CountMarkup(std::string_view body, size_t attribute_limit, size_t name_limit) {
+  MarkupCounts counts;
   const char* p = body.data();
   const char* const end = body.data() + body.size();
   while (p < end) {
@@ -101,13 +101,41 @@ size_t MostAttributesPerElement(std::string_view body, size_t limit) {
     }
     const char* close = static_cast<const char*>(std::memchr(open, '>', static_cast<size_t>(end - open)));
     if (close == nullptr) close = end;
-    // Attribute values may hold '=' too (base64); the limit is far above any real message.
-    const size_t attributes = static_cast<size_t>(std::count(open, close, '='));
-    most = std::max(most, attributes);
-    if (most > limit) return most;
+    // One pass over the tag: '=' outside quotes ends an attribute name; quoted values are skipped.
+    size_t attributes = 0, run = 0;
+    char quote = 0;
+    for (const char* c = open + 1; c < close; ++c) {
+      if (quote != 0) {
+        if (*c == quote) quote = 0;
+        continue;
+      }
+      switch (*c) {
+        case '"': case '\'': quote = *c; run = 0; break;
+        case '=': ++attributes; run = 0; break;
+        case ' ': case '\t': case '\r': case '\n': case '/': run = 0; break;
+        default:
+          if (++run > counts.longest_name) counts.longest_name = run;
+      }
+    }
+    counts.most_attributes = std::max(counts.most_attributes, attributes);
+    if (counts.most_attributes > attribute_limit || counts.longest_name > name_limit) return counts;
     p = close;
   }
-  return most;
+  return counts;
+}
+
+size_t LongestTextRun(std::string_view body) {
+  size_t longest = 0;
+  size_t from = 0;
+  while (from < body.size()) {
+    const size_t gt = body.find('>', from);
+    if (gt == std::string_view::npos) break;
+    const size_t lt = body.find('<', gt + 1);
+    const size_t text_end = lt == std::string_view::npos ? body.size() : lt;
+    longest = std::max(longest, text_end - gt - 1);
+    from = text_end;
+  }
+  return longest;
 }
 
 }  // namespace lather

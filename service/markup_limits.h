@@ -1,7 +1,9 @@
-// CountAttributeFloods: a linear pre-scan of a request body, before gSOAP reads it, for start tags
-// with more attributes (namespace declarations included) than any SOAP message needs. gSOAP checks
-// duplicate attributes and namespace lookups with quadratic work: 25,000 attributes cost it a second
-// and 50,000 namespace declarations ten, so such tags are refused here in one pass.
+// Markup limits: linear pre-scans of a request body, before gSOAP reads it, for what gSOAP would
+// handle badly: start tags with more attributes (namespace declarations included) than any SOAP
+// message needs (gSOAP checks duplicate attributes and namespace lookups with quadratic work: 25,000
+// attributes cost it a second and 50,000 namespace declarations ten), names longer than gSOAP keeps
+// (it silently truncates them to 1,023 bytes), and characters that are not UTF-8 XML.
+// Pure functions; thread-safe.
 #pragma once
 
 #include <cstddef>
@@ -18,8 +20,28 @@ std::string_view CharacterProblem(std::string_view body);
 // Largest number of attributes accepted on one element.
 inline constexpr size_t kMaxAttributesPerElement = 256;
 
+// Longest element or attribute name accepted (gSOAP keeps SOAP_TAGLEN - 1 = 1,023 bytes of a name).
+inline constexpr size_t kMaxNameBytes = 1000;
+
+// What CountMarkup found.
+struct MarkupCounts {
+  size_t most_attributes = 0;  // '=' signs in one tag, the most of any tag
+  size_t longest_name = 0;     // bytes of the longest element or attribute name
+};
+
+// Counts the attributes of every tag of `body` and measures every element and attribute name (a
+// run of bytes in a tag outside quotes up to a space, '=', '/' or '>'); stops (and returns) as soon
+// as one tag has more than `attribute_limit` attributes or one name is longer than `name_limit`.
+MarkupCounts CountMarkup(std::string_view body, size_t attribute_limit, size_t name_limit);
+
 // The most attributes ('=' signs in a start tag) found on any one element of `body`; stops counting
 // (and returns) as soon as one element exceeds `limit`.
-size_t MostAttributesPerElement(std::string_view body, size_t limit);
+inline size_t MostAttributesPerElement(std::string_view body, size_t limit) {
+  return CountMarkup(body, limit, static_cast<size_t>(-1)).most_attributes;
+}
+
+// The length of the longest run of character data (bytes between a '>' and the next '<') in
+// `body`: an upper bound of its longest string value. Used to explain a length fault.
+size_t LongestTextRun(std::string_view body);
 
 }  // namespace lather

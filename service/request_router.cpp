@@ -37,6 +37,15 @@ void RequestRouter::CompleteDeferred(DeferredResult result, HttpResponse* respon
   response->deferred = false;
 }
 
+std::string DescribeClient(std::string_view peer, std::string_view forwarded_for) {
+  std::string out = "peer=";
+  out.append(peer);
+  if (forwarded_for.empty()) return out;
+  out.append(" forwarded_for=");
+  for (const char c : forwarded_for.substr(0, 200)) out.push_back(c > ' ' && c < 127 ? c : (c == ' ' ? ' ' : '?'));
+  return out;
+}
+
 void RequestRouter::Reject(int status, std::string_view reason, std::string_view content_type,
                            std::string_view extra_headers, HttpResponse* response) {
   response->Clear();

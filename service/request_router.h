@@ -36,6 +36,10 @@ struct HttpResponse {
   }
 };
 
+// How a log line names the client: "peer=ADDRESS:PORT", and " forwarded_for=..." when a reverse
+// proxy sent X-Forwarded-For (printable ASCII kept, other bytes as '?', at most 200 of them).
+std::string DescribeClient(std::string_view peer, std::string_view forwarded_for);
+
 class RequestRouter {
  public:
   // `local_address` ("127.0.0.1:8080") names the service when a request has no Host header.

@@ -18,6 +18,7 @@ namespace lather {
 struct SoapEngineLimits {
   int max_xml_depth = 500;         // deeper nesting is a Client/Sender fault
   size_t max_occurs = 100000;      // most repetitions of one element (e.g. samples)
+  size_t max_string = 1024 * 1024; // longest string value in characters; longer: fault (0: no limit)
 };
 
 // One SOAP request as the HTTP layer framed it.
@@ -78,6 +79,7 @@ class SoapEngine {
 
   Operations* operations_;
   const bool defer_blocking_;
+  const size_t max_string_;
   bool deferred_ = false;
   struct soap* soap_;
   std::unique_ptr<Handler> handler_;

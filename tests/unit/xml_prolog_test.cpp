@@ -34,6 +34,27 @@ TEST_CASE("attribute floods are found in one pass, and comments and CDATA are sk
   CHECK(MostAttributesPerElement("<a x=\"1\"", 256) == 1);  // unterminated tag: counted to the end
 }
 
+TEST_CASE("names longer than the limit are found, and quoted values and '=' in them are not names",
+          "[service][xml][limits]") {
+  using lather::CountMarkup;
+  const auto ordinary = CountMarkup("<?xml version=\"1.0\"?><s:Envelope xmlns:s=\"urn:a=b\"><s:Body/></s:Envelope>", 256, 1000);
+  CHECK(ordinary.most_attributes == 1);              // the '=' inside the quoted value is not counted
+  CHECK(ordinary.longest_name == std::string("s:Envelope").size());
+  CHECK(CountMarkup("<a x='" + std::string(5000, 'v') + "'/>", 256, 1000).longest_name == 1);
+  CHECK(CountMarkup("<" + std::string(2000, 'n') + "/>", 256, 1000).longest_name > 1000);
+  CHECK(CountMarkup("<a></" + std::string(2000, 'n') + ">", 256, 1000).longest_name > 1000);
+  CHECK(CountMarkup("<a " + std::string(2000, 'n') + "=\"1\"/>", 256, 1000).longest_name > 1000);
+  CHECK(CountMarkup("<a>" + std::string(2000, 'n') + "</a>", 256, 1000).longest_name == 1);  // text is not a name
+}
+
+TEST_CASE("the longest run of character data bounds the longest string value", "[service][xml][limits]") {
+  using lather::LongestTextRun;
+  CHECK(LongestTextRun("<a><b>hello</b><c>hi</c></a>") == 5);
+  CHECK(LongestTextRun("<a>" + std::string(3000, 'x') + "</a>") == 3000);
+  CHECK(LongestTextRun("<a>" + std::string(10, 'x')) == 10);  // unterminated: to the end
+  CHECK(LongestTextRun("no markup") == 0);
+}
+
 TEST_CASE("bytes that are not UTF-8, forbidden characters and other encodings are named", "[service][xml][utf8]") {
   using lather::CharacterProblem;
   CHECK(CharacterProblem("<?xml version=\"1.0\" encoding=\"UTF-8\"?><a>Z\xC3\xBCrich \xE6\x9D\xB1\xE4\xBA\xAC &#233; &#x1F600;</a>").empty());
