@@ -42,11 +42,28 @@ std::string_view CharacterProblem(std::string_view body) {
     }
   }
   size_t i = 0;
+  size_t literal_until = 0;  // end of the CDATA section or comment being read: '&' is plain text there
   while (i < body.size()) {
     const auto c = static_cast<unsigned char>(body[i]);
     if (c < 0x80) {
       if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') return "a control character that XML 1.0 forbids";
-      if (c == '&' && i + 2 < body.size() && body[i + 1] == '#') {
+      if (c == '<' && i >= literal_until && body[i + 1 < body.size() ? i + 1 : i] == '!') {
+        const std::string_view rest = body.substr(i);
+        const std::string_view end = rest.substr(0, 9) == "<![CDATA[" ? "]]>" : rest.substr(0, 4) == "<!--" ? "-->" : "";
+        if (!end.empty()) {
+          const size_t close = body.find(end, i + 4);
+          literal_until = close == std::string_view::npos ? body.size() : close + end.size();
+        }
+      }
+      if (c == '&' && i >= literal_until && (i + 1 >= body.size() || body[i + 1] != '#')) {
+        // Without a DTD (refused) only the five predefined entities exist; gSOAP would keep any
+        // other reference as literal text.
+        const std::string_view name = body.substr(i + 1, body.substr(i + 1, 8).find(';'));
+        if (name != "lt" && name != "gt" && name != "amp" && name != "quot" && name != "apos") {
+          return "an entity reference that is not declared (only &lt; &gt; &amp; &quot; &apos; are)";
+        }
+      }
+      if (c == '&' && i >= literal_until && i + 2 < body.size() && body[i + 1] == '#') {
         // A numeric character reference must name a character XML allows.
         const bool hex = body[i + 2] == 'x';
         size_t k = i + (hex ? 3 : 2);

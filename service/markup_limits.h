@@ -13,8 +13,10 @@ namespace lather {
 
 // Empty if `body` may go to gSOAP as far as characters go; otherwise why not: an encoding other than
 // UTF-8 declared, bytes that are not UTF-8 (overlong forms, lone continuation bytes, surrogates), a
-// control character XML 1.0 forbids, or a character reference to one (&#0;). gSOAP would decode such
-// bytes as Latin-1 or keep a NUL inside a string; Lather refuses them instead.
+// control character XML 1.0 forbids, a character reference to one (&#0;), or an entity reference
+// other than the five predefined ones (no DTD is accepted, so no other is declared). gSOAP would
+// decode such bytes as Latin-1, keep a NUL inside a string or an undeclared &name; as literal text;
+// Lather refuses them instead. CDATA sections and comments may hold any '&'.
 std::string_view CharacterProblem(std::string_view body);
 
 // Largest number of attributes accepted on one element.

@@ -109,6 +109,40 @@ void CheckFault(const RawResponse& r, int status, bool soap12, const std::string
   CHECK(reason.find(reason_part) != std::string::npos);
 }
 
+// One complete DataSample element whose firstname is `firstname`.
+std::string SampleXml(const std::string& firstname) {
+  return "<l:sample><l:firstname>" + firstname +
+         "</l:firstname><l:lastname>b</l:lastname><l:city>c</l:city><l:zip>1</l:zip><l:email>e</l:email>"
+         "<l:contactNos/><l:designation>d</l:designation><l:experience>1</l:experience><l:salary>1</l:salary>"
+         "<l:companiesWorkedFor/><l:dateOfBirth>2000-01-01T00:00:00Z</l:dateOfBirth><l:isMarried>false</l:isMarried>"
+         "<l:children/></l:sample>";
+}
+
+// Connects, sends `bytes`, waits (at most 10 s) for the first byte of the answer when
+// `await_answer`, and closes with a reset (SO_LINGER 0) instead of a FIN.
+void SendThenReset(int port, const std::string& bytes, bool await_answer) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  REQUIRE(fd >= 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(static_cast<uint16_t>(port));
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  REQUIRE(::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0);
+  size_t sent = 0;
+  while (sent < bytes.size()) {
+    const ssize_t n = ::send(fd, bytes.data() + sent, bytes.size() - sent, MSG_NOSIGNAL);
+    if (n <= 0) break;
+    sent += static_cast<size_t>(n);
+  }
+  if (await_answer) {
+    pollfd p{fd, POLLIN, 0};
+    CHECK(::poll(&p, 1, 10000) == 1);
+  }
+  const linger reset{1, 0};
+  ::setsockopt(fd, SOL_SOCKET, SO_LINGER, &reset, sizeof reset);
+  ::close(fd);
+}
+
 // A TCP listener on 127.0.0.1 (port 0) that a test can ask whether anyone connected.
 class CanaryListener {
  public:
@@ -162,19 +196,14 @@ TEST_CASE("a 50 MB string value under the message limit but over --max-string is
   // 50 MiB fits in --max-message (raised to 100 MiB here); the string limit is the default 1 MiB.
   ServiceProcess service("", {"--max-message", "104857600"});
   const Baseline before = TakeBaseline(service);
-  const std::string sample_head = "<l:EchoDataSamples><l:samples><l:sample><l:firstname>";
-  const std::string sample_tail =
-      "</l:firstname><l:lastname>b</l:lastname><l:city>c</l:city><l:zip>1</l:zip><l:email>e</l:email>"
-      "<l:contactNos/><l:designation>d</l:designation><l:experience>1</l:experience><l:salary>1</l:salary>"
-      "<l:companiesWorkedFor/><l:dateOfBirth>2000-01-01T00:00:00Z</l:dateOfBirth><l:isMarried>false</l:isMarried>"
-      "<l:children/></l:sample></l:samples></l:EchoDataSamples>";
+  const std::string head = "<l:EchoDataSamples><l:samples>", tail = "</l:samples></l:EchoDataSamples>";
   // The same sample with a short name is echoed: the envelope itself is valid.
-  const RawResponse fine = SendRaw(service.port(), SoapPost(kSoap11Type, Envelope(kEnv11, sample_head + "a" + sample_tail)));
+  const RawResponse fine = SendRaw(service.port(), SoapPost(kSoap11Type, Envelope(kEnv11, head + SampleXml("a") + tail)));
   REQUIRE(fine.status == 200);
   CHECK(ElementText(fine.body, "firstname") == "a");
   {
     const RawResponse huge = SendRaw(service.port(), SoapPost(kSoap12Type,
-        Envelope(kEnv12, sample_head + std::string(50 * 1024 * 1024, 'a') + sample_tail)));
+        Envelope(kEnv12, head + SampleXml(std::string(50 * 1024 * 1024, 'a')) + tail)));
     CheckFault(huge, 400, true, "Sender", "longer than 1048576 characters, the service's limit (--max-string)");
     CHECK(huge.body.size() < 4096);
   }
@@ -305,4 +334,141 @@ TEST_CASE("a rejection's log line names the peer and the client a reverse proxy 
   CHECK(log.find("rejected a request from peer=127.0.0.1:") != std::string::npos);
   CHECK(log.find(" forwarded_for=203.0.113.7, 10.0.0.2: 413 ") != std::string::npos);
   CHECK(log.find(" forwarded_for=", log.find(": 413 ")) == std::string::npos);  // the second request had none
+}
+
+TEST_CASE("XML and SOAP abuse gets a sender fault of the request's version and changes nothing",
+          "[integration][faults][xml]") {
+  ServiceProcess service;
+  const Baseline before = TakeBaseline(service);
+  std::string deep_open, deep_close, million_attributes = "<l:IncCounter", deep_samples_open, deep_samples_close;
+  for (int i = 0; i < 100000; ++i) {
+    deep_open += "<x>";
+    deep_close += "</x>";
+  }
+  for (int i = 0; i < 1000000; ++i) million_attributes += " a=\"\"";
+  million_attributes += "><l:name>guarded</l:name></l:IncCounter>";
+  for (int i = 0; i < 100000; ++i) {
+    deep_samples_open += "<l:sample><l:firstname>a</l:firstname><l:children>";
+    deep_samples_close += "</l:children></l:sample>";
+  }
+  const std::string quadratic_entity(100000, 'q');
+  std::string quadratic_uses;
+  for (int i = 0; i < 1000; ++i) quadratic_uses += "&q;";
+  struct Case {
+    const char* name;
+    bool soap12;
+    std::string envelope;
+  };
+  auto env = [](bool soap12, const std::string& body) { return Envelope(soap12 ? kEnv12 : kEnv11, body); };
+  const Case cases[] = {
+      {"quadratic blowup DTD", false, Envelope(kEnv11, "<l:IncCounter><l:name>" + quadratic_uses + "</l:name></l:IncCounter>",
+                                               "<!DOCTYPE x [<!ENTITY q \"" + quadratic_entity + "\">]>")},
+      {"an undeclared entity", true, env(true, "<l:IncCounter><l:name>guarded&undeclared;</l:name></l:IncCounter>")},
+      {"100,000-deep nesting", false, env(false, "<l:IncCounter>" + deep_open + deep_close + "<l:name>guarded</l:name></l:IncCounter>")},
+      {"1,000,000 attributes", true, env(true, million_attributes)},
+      {"a duplicate attribute", false, env(false, "<l:IncCounter a=\"1\" a=\"2\"><l:name>guarded</l:name></l:IncCounter>")},
+      {"a surrogate in UTF-8", true, env(true, "<l:IncCounter><l:name>guarded\xED\xA0\x80</l:name></l:IncCounter>")},
+      {"UTF-16 with a byte-order mark", false, std::string("\xFF\xFE<\0s\0:\0E\0n\0v\0", 14)},
+      {"a lying encoding declaration", true, Envelope(kEnv12, kGuarded, "<?xml version=\"1.0\" encoding=\"UTF-16\"?>")},
+      {"no Body", false, "<s:Envelope xmlns:s=\"" + std::string(kEnv11) + "\"><s:Header/></s:Envelope>"},
+      {"two Bodies", true, "<s:Envelope xmlns:s=\"" + std::string(kEnv12) + "\" xmlns:l=\"urn:lather:v1\"><s:Body>" +
+                               kGuarded + "</s:Body><s:Body>" + kGuarded + "</s:Body></s:Envelope>"},
+      {"an element after the Body", false, "<s:Envelope xmlns:s=\"" + std::string(kEnv11) + "\" xmlns:l=\"urn:lather:v1\"><s:Body>" +
+                                               kGuarded + "</s:Body><l:after/></s:Envelope>"},
+      {"99999999999999999999 for an int", true, env(true, "<l:Increment><l:value>99999999999999999999</l:value></l:Increment>")},
+      {"abc for an int", false, env(false, "<l:Increment><l:value>abc</l:value></l:Increment>")},
+      {"xsi:nil for an int", false, env(false, "<l:Increment><l:value xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\" xsi:nil=\"true\"/></l:Increment>")},
+      {"a duplicate parameter", true, env(true, "<l:IncCounter><l:name>guarded</l:name><l:name>guarded</l:name></l:IncCounter>")},
+      {"an extra parameter", false, env(false, "<l:IncCounter><l:name>guarded</l:name><l:extra>1</l:extra></l:IncCounter>")},
+      {"a missing parameter", true, env(true, "<l:IncCounter></l:IncCounter>")},
+      {"an empty counter name", false, env(false, "<l:IncCounter><l:name></l:name></l:IncCounter>")},
+      {"a 65-character counter name", true, env(true, "<l:IncCounter><l:name>" + std::string(65, 'g') + "</l:name></l:IncCounter>")},
+      {"EchoDataSamples with 100,000-deep children", false,
+       env(false, "<l:EchoDataSamples><l:samples>" + deep_samples_open + deep_samples_close + "</l:samples></l:EchoDataSamples>")},
+  };
+  for (const Case& c : cases) {
+    INFO(c.name);
+    const RawResponse r = SendRaw(service.port(), SoapPost(c.soap12 ? kSoap12Type : kSoap11Type, c.envelope));
+    CheckFault(r, c.soap12 ? 400 : 500, c.soap12, c.soap12 ? "Sender" : "Client", "");
+    CHECK(r.body.find("qqqqqqqqqq") == std::string::npos);
+  }
+  CheckRecovered(service, before);
+}
+
+TEST_CASE("EchoDataSamples declaring 10,000,000 items is refused at --max-occurs without reading them all",
+          "[integration][faults][limits]") {
+  ServiceProcess service("", {"--max-occurs", "1000"});
+  const Baseline before = TakeBaseline(service);
+  std::string samples;
+  const std::string one = "<l:sample><l:firstname>a</l:firstname></l:sample>";
+  for (int i = 0; i < 1001; ++i) samples += one;
+  const RawResponse r = SendRaw(service.port(), SoapPost(kSoap11Type,
+      Envelope(kEnv11, "<l:EchoDataSamples><l:samples>" + samples + "</l:samples></l:EchoDataSamples>")));
+  CheckFault(r, 500, false, "Client", "");
+  CheckRecovered(service, before);
+}
+
+TEST_CASE("HTTP abuse end to end: long lines, many headers, smuggling, garbage methods and trailing bytes",
+          "[integration][faults][http]") {
+  ServiceProcess service;
+  const Baseline before = TakeBaseline(service);
+  const std::string body = Envelope(kEnv11, kGuarded);
+  std::string many_headers;
+  for (int i = 0; i < 10000; ++i) many_headers += "X-" + std::to_string(i) + ": 1\r\n";
+  struct Case {
+    const char* name;
+    std::string bytes;
+    int status;
+  };
+  const std::string length = "Content-Length: " + std::to_string(body.size()) + "\r\n";
+  const Case cases[] = {
+      {"a 20 KB header line", "POST /soap HTTP/1.1\r\nHost: x\r\nX-Big: " + std::string(20000, 'a') + "\r\n\r\n", 431},
+      {"10,000 headers", "POST /soap HTTP/1.1\r\nHost: x\r\n" + many_headers + "\r\n", 431},
+      {"a 20 KB URL", "POST /soap?" + std::string(20000, 'u') + " HTTP/1.1\r\nHost: x\r\n\r\n", 414},
+      {"a garbage method", "FROB /soap HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml\r\n" + length + "\r\n" + body, 405},
+      {"duplicate Content-Length", "POST /soap HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml\r\n" + length + "Content-Length: 5\r\n\r\n" + body, 400},
+      {"negative Content-Length", "POST /soap HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml\r\nContent-Length: -5\r\n\r\n" + body, 400},
+      {"non-numeric Content-Length", "POST /soap HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml\r\nContent-Length: 5x\r\n\r\n" + body, 400},
+      {"an obfuscated Transfer-Encoding", "POST /soap HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: x\r\n\r\n", 400},
+      {"Transfer-Encoding: gzip", "POST /soap HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml\r\nTransfer-Encoding: gzip\r\n\r\n", 501},
+  };
+  for (const Case& c : cases) {
+    INFO(c.name);
+    const RawResponse r = SendRaw(service.port(), c.bytes);
+    CHECK(r.status == c.status);
+    const std::string code = ElementText(r.body, "faultcode");
+    CHECK(code == (c.status >= 500 ? "SOAP-ENV:Server" : "SOAP-ENV:Client"));  // 501: a coding we lack
+    if (c.status == 405) CHECK(r.Header("allow") == "POST");
+  }
+  // A valid request followed by garbage: the request is answered, the garbage gets 400 and a close.
+  {
+    RawConnection connection(service.port());
+    REQUIRE(connection.Send(SoapPost(kSoap11Type, Envelope(kEnv11, "<l:Increment><l:value>1</l:value></l:Increment>")) +
+                            "\x01\x02garbage\r\n\r\n"));
+    const RawResponse first = connection.Receive();
+    CHECK(first.status == 200);
+    const RawResponse second = connection.Receive();
+    CHECK(second.status == 400);
+    CHECK(second.closed);
+  }
+  CheckRecovered(service, before);
+}
+
+TEST_CASE("clients that reset mid-request or mid-response leave the service serving", "[integration][faults][http]") {
+  // One pool thread: a large echo's memory stays in one allocator arena, so that RSS compares (with
+  // 16, each thread's arena keeps a few MB after its first large echo, reset or not: about 128 MB in all).
+  ServiceProcess service("", {"--pool-threads", "1"});
+  const std::string inc = SoapPost(kSoap11Type, Envelope(kEnv11, kGuarded));
+  std::string samples;
+  for (int i = 0; i < 5000; ++i) samples += SampleXml("reset");
+  const std::string echo = SoapPost(kSoap11Type, Envelope(kEnv11, "<l:EchoDataSamples><l:samples>" + samples +
+                                                                      "</l:samples></l:EchoDataSamples>"));
+  REQUIRE(SendRaw(service.port(), echo).status == 200);  // warms up what a large echo uses
+  const Baseline before = TakeBaseline(service);
+  for (int i = 0; i < 10; ++i) {
+    SendThenReset(service.port(), inc.substr(0, inc.size() / 2), false);  // mid-request: never complete
+    SendThenReset(service.port(), echo, true);                            // mid-response: 2 MB not read
+  }
+  CheckRecovered(service, before);
+  CHECK(service.Stop() == 0);  // and it stops cleanly: no SIGPIPE death, no stuck connection
 }

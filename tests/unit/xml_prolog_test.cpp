@@ -69,6 +69,14 @@ TEST_CASE("bytes that are not UTF-8, forbidden characters and other encodings ar
   CHECK(CharacterProblem("<a>&#x1F;</a>") == "a character reference to a character that XML 1.0 forbids");
   CHECK(CharacterProblem("<a>&#xD800;</a>") == "a character reference to a character that XML 1.0 forbids");
   CHECK(CharacterProblem("<a>&#12z;</a>") == "a malformed character reference");
+  const std::string undeclared = "an entity reference that is not declared (only &lt; &gt; &amp; &quot; &apos; are)";
+  CHECK(CharacterProblem("<a>&undeclared;</a>") == undeclared);
+  CHECK(CharacterProblem("<a>fish & chips</a>") == undeclared);  // a bare '&'
+  CHECK(CharacterProblem("<a>&amp</a>") == undeclared);          // unterminated
+  CHECK(CharacterProblem("<a b=\"&x;\"/>") == undeclared);
+  CHECK(CharacterProblem("<a>&lt;&gt;&amp;&quot;&apos;</a>").empty());
+  CHECK(CharacterProblem("<a><![CDATA[fish & chips &x; &#0;]]><!-- & --></a>").empty());
+  CHECK(CharacterProblem("<a><![CDATA[x]]>&x;</a>") == undeclared);  // after the section ends
   CHECK(CharacterProblem("<?xml version='1.0' encoding='ISO-8859-1'?><a/>") ==
         "an encoding declaration other than UTF-8 (only UTF-8 is accepted)");
   CHECK(CharacterProblem("\xEF\xBB\xBF<?xml version=\"1.0\" encoding=\"us-ascii\"?><a/>").empty());
