@@ -39,6 +39,7 @@ BlockingConnection::BlockingConnection(int fd, const ClassicShared& shared, Loop
       parser_(options_.http) {
   router_.set_metrics_renderer(shared.render_metrics);
   router_.set_max_queue_wait(std::chrono::duration<double>(options_.max_queue_wait).count());
+  router_.set_max_decoded_bytes(options_.http.max_body_bytes);
 }
 
 BlockingConnection::~BlockingConnection() { ::close(fd_); }

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <utility>
 
+#include "service/gzip_body.h"
 #include "service/http_response.h"
 #include "service/wsdl_document.h"
 
@@ -19,6 +20,7 @@ RequestRouter::RequestRouter(SoapEngine* engine, LoopMetrics* metrics, std::stri
     : engine_(engine), metrics_(metrics), long_body_bytes_(long_body_bytes), local_address_(std::move(local_address)) {}
 
 void RequestRouter::CompleteDeferred(DeferredResult result, HttpResponse* response) {
+  if (response->decoded_body.capacity() > 0) std::string().swap(response->decoded_body);  // the call is done
   if (result.busy) {
     const bool keep_alive = response->keep_alive;
     return Busy(result.waited, response->call.content_type_version == 2 ? kSoap12ContentType : kSoap11ContentType,
@@ -111,6 +113,33 @@ void RequestRouter::Route(const HttpRequest& request, bool allow_keep_alive, dou
          request.content_type, "", response);
 }
 
+bool RequestRouter::DecodeBody(const HttpRequest& request, HttpResponse* response) {
+  if (!IsGzipCoding(request.content_encoding)) {
+    Reject(415, "Content-Encoding " + std::string(request.content_encoding) + " is not supported (gzip is)",
+           request.content_type, "", response);
+    return false;
+  }
+  const GunzipResult result = Gunzip(request.body, max_decoded_bytes_, kMaxGzipRatio, &response->decoded_body);
+  if (result != GunzipResult::kOk) std::string().swap(response->decoded_body);
+  switch (result) {
+    case GunzipResult::kOk:
+      return true;
+    case GunzipResult::kTooLarge:
+      Reject(413, "the gzip-decoded message exceeds the limit of " + std::to_string(max_decoded_bytes_) + " bytes",
+             request.content_type, "", response);
+      return false;
+    case GunzipResult::kTooCompressed:
+      Reject(413, "the gzip body expands more than " + std::to_string(kMaxGzipRatio) + " times: refused as a gzip bomb",
+             request.content_type, "", response);
+      return false;
+    case GunzipResult::kCorrupt:
+      break;
+  }
+  Reject(400, "the gzip body is not valid gzip data (corrupt, truncated or followed by other bytes)",
+         request.content_type, "", response);
+  return false;
+}
+
 void RequestRouter::ServeSoap(const HttpRequest& request, bool keep_alive, double waited_seconds,
                               HttpResponse* response) {
   const auto started = std::chrono::steady_clock::now();
@@ -120,15 +149,18 @@ void RequestRouter::ServeSoap(const HttpRequest& request, bool keep_alive, doubl
     return Reject(415, "Content-Type " + shown + " is not a SOAP media type (text/xml for SOAP 1.1, "
                   "application/soap+xml for SOAP 1.2)", request.content_type, "", response);
   }
-  if (!request.content_encoding.empty() && request.content_encoding != "identity") {
-    return Reject(415, "Content-Encoding " + std::string(request.content_encoding) + " is not supported",
-                  request.content_type, "", response);
-  }
   if (!request.body_framed) {
     return Reject(411, "a SOAP request needs Content-Length or chunked transfer coding",
                   request.content_type, "", response);
   }
-  if (request.body.empty()) {
+  if (max_queue_wait_ > 0 && waited_seconds > max_queue_wait_) {
+    return Busy(waited_seconds, request.content_type, keep_alive, started, response);
+  }
+  const bool encoded = !request.content_encoding.empty() && request.content_encoding != "identity";
+  if (encoded && !DecodeBody(request, response)) return;
+  const std::string_view body = encoded ? std::string_view(response->decoded_body) : request.body;
+  if (body.empty()) {
+    if (encoded) std::string().swap(response->decoded_body);
     // A message fault (contract: 500 Client / 400 Sender), on a connection that stays usable.
     const int status = version == 2 ? 400 : 500;
     metrics_->RecordRequest(5, 1, 0);
@@ -139,15 +171,12 @@ void RequestRouter::ServeSoap(const HttpRequest& request, bool keep_alive, doubl
     response->close = !keep_alive;
     return;
   }
-  if (max_queue_wait_ > 0 && waited_seconds > max_queue_wait_) {
-    return Busy(waited_seconds, request.content_type, keep_alive, started, response);
-  }
   SoapCall call;
-  call.body = request.body;
+  call.body = body;
   call.content_type_version = version;
   call.action = version == 2 ? ContentTypeParameter(request.content_type, "action") : request.soap_action;
   response->keep_alive = keep_alive;
-  if (request.body.size() > long_body_bytes_) {  // a large echo: parse it on the pool, not here
+  if (body.size() > long_body_bytes_) {  // a large echo: parse it on the pool, not here
     response->deferred = true;
     response->call = call;
     return;
@@ -162,6 +191,7 @@ void RequestRouter::ServeSoap(const HttpRequest& request, bool keep_alive, doubl
     response->call = call;
     return;
   }
+  if (encoded) std::string().swap(response->decoded_body);
   metrics_->RecordQueueWait(waited_seconds);
   metrics_->RecordRequest(outcome.operation, outcome.http_status == 200 ? 0 : outcome.sender_fault ? 1 : 2, seconds);
   metrics_->RecordParseSerialize(outcome.parse_seconds, outcome.serialize_seconds);

@@ -27,6 +27,8 @@ struct HttpResponse {
   bool deferred = false;
   bool keep_alive = true;
   SoapCall call;
+  // A gzip-encoded request's decoded body (call.body points into it); freed once the call is answered.
+  std::string decoded_body;
 
   void Clear() {
     head.clear();
@@ -49,6 +51,9 @@ class RequestRouter {
   void set_metrics_renderer(std::function<std::string()> render) { render_metrics_ = std::move(render); }
 
   void set_local_address(std::string address) { local_address_ = std::move(address); }
+
+  // The largest decoded size of a gzip-encoded body (the message limit, --max-message).
+  void set_max_decoded_bytes(size_t bytes) { max_decoded_bytes_ = bytes; }
 
   // The answer to a deferred call the blocking pool came back with: its response and metrics, or
   // Busy() when it had waited too long to be run. response->keep_alive says whether to keep the connection.
@@ -76,11 +81,14 @@ class RequestRouter {
 
  private:
   void ServeSoap(const HttpRequest& request, bool keep_alive, double waited_seconds, HttpResponse* response);
+  // Decodes a gzip body into response->decoded_body; false after rejecting it (400, 413, 415).
+  bool DecodeBody(const HttpRequest& request, HttpResponse* response);
 
   SoapEngine* engine_;
   LoopMetrics* metrics_;
   size_t long_body_bytes_;
   double max_queue_wait_ = 0;
+  size_t max_decoded_bytes_ = HttpLimits().max_body_bytes;
   std::function<std::string()> render_metrics_;
   std::string local_address_;
 };

@@ -11,6 +11,7 @@
 #include <signal.h>
 #include <sys/socket.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include <chrono>
 #include <cstdio>
@@ -141,6 +142,28 @@ void SendThenReset(int port, const std::string& bytes, bool await_answer) {
   const linger reset{1, 0};
   ::setsockopt(fd, SOL_SOCKET, SO_LINGER, &reset, sizeof reset);
   ::close(fd);
+}
+
+// `text` as one gzip member, as a client sending Content-Encoding: gzip would.
+std::string Gzip(const std::string& text) {
+  z_stream z{};
+  REQUIRE(deflateInit2(&z, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY) == Z_OK);
+  std::string out(deflateBound(&z, text.size()), '\0');
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
+  z.avail_in = static_cast<uInt>(text.size());
+  z.next_out = reinterpret_cast<Bytef*>(out.data());
+  z.avail_out = static_cast<uInt>(out.size());
+  REQUIRE(deflate(&z, Z_FINISH) == Z_STREAM_END);
+  out.resize(z.total_out);
+  deflateEnd(&z);
+  return out;
+}
+
+// A POST of `body` (already encoded) with Content-Encoding `coding`.
+std::string EncodedPost(const char* content_type, const std::string& body, const std::string& coding) {
+  std::string request = SoapPost(content_type, body);
+  request.insert(request.find("\r\n") + 2, "Content-Encoding: " + coding + "\r\n");
+  return request;
 }
 
 // A TCP listener on 127.0.0.1 (port 0) that a test can ask whether anyone connected.
@@ -471,4 +494,40 @@ TEST_CASE("clients that reset mid-request or mid-response leave the service serv
   }
   CheckRecovered(service, before);
   CHECK(service.Stop() == 0);  // and it stops cleanly: no SIGPIPE death, no stuck connection
+}
+
+TEST_CASE("a gzip-encoded request is decoded, and a gzip bomb gets 413 after decoding at most the message limit",
+          "[integration][faults][limits][gzip]") {
+  ServiceProcess service("", {"--max-message", "4194304"});  // 4 MiB, encoded and decoded
+  const Baseline before = TakeBaseline(service);
+  // A gzip request is served, in both SOAP versions, and its answer is plain.
+  const RawResponse inc = SendRaw(service.port(), EncodedPost(kSoap12Type, Gzip(Envelope(kEnv12,
+      "<l:IncCounter><l:name>gzipped</l:name></l:IncCounter>")), "gzip"));
+  CHECK(inc.status == 200);
+  CHECK(ElementText(inc.body, "result") == "1");
+  const RawResponse hello = SendRaw(service.port(), EncodedPost(kSoap11Type, Gzip(Envelope(kEnv11, "<l:HelloWorld/>")), "x-gzip"));
+  CHECK(ElementText(hello.body, "result") == "Hello World");
+  // A large echo (run on the pool) from a gzip body.
+  std::string samples;
+  for (int i = 0; i < 2000; ++i) samples += SampleXml("zipped");
+  const RawResponse echo = SendRaw(service.port(), EncodedPost(kSoap11Type, Gzip(Envelope(kEnv11,
+      "<l:EchoDataSamples><l:samples>" + samples + "</l:samples></l:EchoDataSamples>")), "gzip"));
+  CHECK(echo.status == 200);
+  CHECK(echo.body.size() > samples.size());
+
+  // Bombs: 1 GiB of zeros would take a 1 MB body; 64 MiB (65 KB encoded) shows it, and a bomb made of
+  // XML stops at the decoded limit.
+  const RawResponse zeros = SendRaw(service.port(), EncodedPost(kSoap11Type, Gzip(std::string(64 * 1024 * 1024, '\0')), "gzip"));
+  CheckFault(zeros, 413, false, "Client", "gzip");
+  std::string names;
+  for (int i = 0; i < 60000; ++i) names += "<l:name>guarded</l:name>" + std::to_string(i);
+  const RawResponse xml_bomb = SendRaw(service.port(), EncodedPost(kSoap12Type, Gzip(Envelope(kEnv12,
+      "<l:IncCounter>" + names + names + names + "</l:IncCounter>")), "gzip"));
+  CheckFault(xml_bomb, 413, true, "Sender", "exceeds the limit of 4194304 bytes");
+  const RawResponse corrupt = SendRaw(service.port(), EncodedPost(kSoap11Type, "not gzip at all", "gzip"));
+  CheckFault(corrupt, 400, false, "Client", "not valid gzip");
+  const RawResponse unknown = SendRaw(service.port(), EncodedPost(kSoap11Type, Envelope(kEnv11, kGuarded), "br"));
+  CheckFault(unknown, 415, false, "Client", "Content-Encoding br is not supported");
+  CHECK(Counter(service, "gzipped") == 1);
+  CheckRecovered(service, before);
 }
