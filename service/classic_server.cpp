@@ -131,8 +131,7 @@ Status ClassicServer::Start() {
 void ClassicServer::RefuseBusy(int fd) {
   // Drained on a thread of its own until the client closes: a request already on the wire must not
   // turn the close into a reset under the 503.
-  RefuseWithLinger(fd, state_->busy_response, state_->lingering_refusals,
-                   std::shared_ptr<const std::atomic<bool>>(state_, &state_->stopping));
+  RefuseWithLinger(fd, state_->busy_response, state_->lingering_refusals);
   state_->accept_metrics.RecordRejection(503);
 }
 

@@ -85,14 +85,13 @@ void RefuseWithLinger(tcp::socket socket, const std::string& response,
   asio::post(refusal->executor(), [refusal] { refusal->Start(); });
 }
 
-void RefuseWithLinger(int fd, const std::string& response, const std::shared_ptr<std::atomic<int>>& lingering,
-                      const std::shared_ptr<const std::atomic<bool>>& stopping) {
+void RefuseWithLinger(int fd, const std::string& response, const std::shared_ptr<std::atomic<int>>& lingering) {
   (void)::send(fd, response.data(), response.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
   if (TakePlace(lingering.get())) {
     ::shutdown(fd, SHUT_WR);
     try {
-      std::thread([fd, lingering, stopping] {
-        DrainUntilClosed(fd, kRefusalLinger, stopping.get());
+      std::thread([fd, lingering] {
+        DrainUntilClosed(fd, kRefusalLinger, nullptr);
         ::close(fd);
         lingering->fetch_sub(1, std::memory_order_relaxed);
       }).detach();

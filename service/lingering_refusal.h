@@ -27,10 +27,10 @@ void RefuseWithLinger(boost::asio::ip::tcp::socket socket, const std::string& re
                       const std::shared_ptr<std::atomic<int>>& lingering);
 
 // Classic engine: writes `response` on the connected socket `fd`, then (on a detached thread,
-// when fewer than kMaxLingeringRefusals linger) drains it until the client closes, `stopping` is
-// set, or kRefusalLinger passes, and closes it. Takes ownership of `fd`.
-void RefuseWithLinger(int fd, const std::string& response, const std::shared_ptr<std::atomic<int>>& lingering,
-                      const std::shared_ptr<const std::atomic<bool>>& stopping);
+// when fewer than kMaxLingeringRefusals linger) drains it until the client closes or
+// kRefusalLinger passes, and closes it. The thread touches nothing but the socket and `lingering`,
+// so it may outlive the server. Takes ownership of `fd`.
+void RefuseWithLinger(int fd, const std::string& response, const std::shared_ptr<std::atomic<int>>& lingering);
 
 // Reads and drops what arrives on `fd` until the peer closes, `stopping` is set (looked at every
 // 200 ms) or `limit` passes; the blocking linger of the classic engine's rejections.
