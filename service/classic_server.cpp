@@ -11,8 +11,10 @@
 
 #include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <exception>
+#include <thread>
 #include <unordered_set>
 #include <vector>
 
@@ -147,7 +149,9 @@ void ClassicServer::AcceptLoop() {
       if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) {
         // Out of file descriptors: log once per pause and retry in 100 ms instead of spinning.
         LogLine(std::string("accept failed: ") + std::strerror(errno) + "; pausing accepts for 100 ms");
-        boost::this_thread::sleep_for(boost::chrono::milliseconds(100));
+        // (std's sleep: boost's is an interruption point whose thread-data lookup UBSan's vptr check
+        // reports as an invalid object, stopping a sanitized build here.)
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
       } else if (errno != EAGAIN && errno != EINTR && errno != ECONNABORTED) {
         LogLine(std::string("accept failed: ") + std::strerror(errno));
       }
