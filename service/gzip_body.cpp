@@ -22,6 +22,23 @@ bool IsGzipCoding(std::string_view coding) {
   return equals("gzip") || equals("x-gzip");
 }
 
+int GunzipRejection(GunzipResult result, size_t max_bytes, std::string* reason) {
+  switch (result) {
+    case GunzipResult::kOk:
+      return 0;
+    case GunzipResult::kTooLarge:
+      *reason = "the gzip-decoded message exceeds the limit of " + std::to_string(max_bytes) + " bytes";
+      return 413;
+    case GunzipResult::kTooCompressed:
+      *reason = "the gzip body expands more than " + std::to_string(kMaxGzipRatio) + " times: refused as a gzip bomb";
+      return 413;
+    case GunzipResult::kCorrupt:
+      break;
+  }
+  *reason = "the gzip body is not valid gzip data (corrupt, truncated or followed by other bytes)";
+  return 400;
+}
+
 GunzipResult Gunzip(std::string_view encoded, size_t max_bytes, size_t max_ratio, std::string* out) {
   out->clear();
   if (encoded.empty()) return GunzipResult::kCorrupt;

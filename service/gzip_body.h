@@ -25,6 +25,14 @@ enum class GunzipResult {
 // (at most max_bytes + 64 KiB) and must be discarded. `max_ratio` 0 means no ratio limit.
 GunzipResult Gunzip(std::string_view encoded, size_t max_bytes, size_t max_ratio, std::string* out);
 
+// The HTTP status for a failed Gunzip (413 too large or too compressed, 400 corrupt; 0 for kOk)
+// and, in *reason, the words for the fault; `max_bytes` as given to Gunzip.
+int GunzipRejection(GunzipResult result, size_t max_bytes, std::string* reason);
+
+// Encoded bodies up to this size are decoded where they arrive; larger ones on the blocking pool
+// when the server defers long bodies there (their decoded size may reach the message limit).
+inline constexpr size_t kInlineGzipBytes = 4 * 1024;
+
 // True for the content codings Gunzip decodes ("gzip", "x-gzip", any case).
 bool IsGzipCoding(std::string_view coding);
 

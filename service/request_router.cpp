@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <utility>
 
 #include "service/gzip_body.h"
@@ -21,6 +22,10 @@ RequestRouter::RequestRouter(SoapEngine* engine, LoopMetrics* metrics, std::stri
 
 void RequestRouter::CompleteDeferred(DeferredResult result, HttpResponse* response) {
   if (response->decoded_body.capacity() > 0) std::string().swap(response->decoded_body);  // the call is done
+  if (result.rejected_status != 0) {  // a gzip body refused on the pool
+    return Reject(result.rejected_status, result.rejected_reason,
+                  response->call.content_type_version == 2 ? kSoap12ContentType : kSoap11ContentType, "", response);
+  }
   if (result.busy) {
     const bool keep_alive = response->keep_alive;
     return Busy(result.waited, response->call.content_type_version == 2 ? kSoap12ContentType : kSoap11ContentType,
@@ -120,23 +125,11 @@ bool RequestRouter::DecodeBody(const HttpRequest& request, HttpResponse* respons
     return false;
   }
   const GunzipResult result = Gunzip(request.body, max_decoded_bytes_, kMaxGzipRatio, &response->decoded_body);
-  if (result != GunzipResult::kOk) std::string().swap(response->decoded_body);
-  switch (result) {
-    case GunzipResult::kOk:
-      return true;
-    case GunzipResult::kTooLarge:
-      Reject(413, "the gzip-decoded message exceeds the limit of " + std::to_string(max_decoded_bytes_) + " bytes",
-             request.content_type, "", response);
-      return false;
-    case GunzipResult::kTooCompressed:
-      Reject(413, "the gzip body expands more than " + std::to_string(kMaxGzipRatio) + " times: refused as a gzip bomb",
-             request.content_type, "", response);
-      return false;
-    case GunzipResult::kCorrupt:
-      break;
-  }
-  Reject(400, "the gzip body is not valid gzip data (corrupt, truncated or followed by other bytes)",
-         request.content_type, "", response);
+  if (result == GunzipResult::kOk) return true;
+  std::string().swap(response->decoded_body);
+  std::string reason;
+  const int status = GunzipRejection(result, max_decoded_bytes_, &reason);
+  Reject(status, reason, request.content_type, "", response);
   return false;
 }
 
@@ -157,6 +150,19 @@ void RequestRouter::ServeSoap(const HttpRequest& request, bool keep_alive, doubl
     return Busy(waited_seconds, request.content_type, keep_alive, started, response);
   }
   const bool encoded = !request.content_encoding.empty() && request.content_encoding != "identity";
+  if (encoded && IsGzipCoding(request.content_encoding) && request.body.size() > kInlineGzipBytes &&
+      long_body_bytes_ != std::numeric_limits<size_t>::max()) {
+    // Large gzip bodies are decoded where large bodies are parsed: on the pool (ServeDeferred).
+    SoapCall call;
+    call.body = request.body;
+    call.gzip_max_decoded = max_decoded_bytes_;
+    call.content_type_version = version;
+    call.action = version == 2 ? ContentTypeParameter(request.content_type, "action") : request.soap_action;
+    response->keep_alive = keep_alive;
+    response->deferred = true;
+    response->call = call;
+    return;
+  }
   if (encoded && !DecodeBody(request, response)) return;
   const std::string_view body = encoded ? std::string_view(response->decoded_body) : request.body;
   if (body.empty()) {

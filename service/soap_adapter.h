@@ -26,6 +26,7 @@ struct SoapCall {
   std::string_view body;
   int content_type_version = 1;  // 1 for text/xml, 2 for application/soap+xml
   std::string_view action;       // SOAPAction (1.1) or the action parameter (1.2); may be empty
+  size_t gzip_max_decoded = 0;   // > 0: `body` is gzip, to be decoded (to at most this) by ServeDeferred
 };
 
 struct SoapOutcome {
