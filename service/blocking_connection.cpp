@@ -16,6 +16,7 @@
 #include <boost/thread/mutex.hpp>
 
 #include "common/log.h"
+#include "service/lingering_refusal.h"
 #include "service/stamped_receive.h"
 
 namespace lather {
@@ -41,6 +42,7 @@ BlockingConnection::BlockingConnection(int fd, const ClassicShared& shared, Loop
   router_.set_serve_metrics(options_.admin_listen.empty());
   router_.set_max_queue_wait(std::chrono::duration<double>(options_.max_queue_wait).count());
   router_.set_https(options_.tls != nullptr);
+  router_.set_max_decoded_bytes(options_.http.max_body_bytes);
 }
 
 BlockingConnection::~BlockingConnection() {
@@ -220,7 +222,7 @@ bool BlockingConnection::WriteAll(std::string_view head, std::string_view body) 
 }
 
 void BlockingConnection::Reject(int status, const std::string& reason, const char* extra_headers) {
-  LogLine("rejected a request from " + PeerName() + ": " + std::to_string(status) + " " + reason);
+  LogLine("rejected a request from " + DescribeClient(PeerName(), parser_.forwarded_for()) + ": " + std::to_string(status) + " " + reason);
   router_.Reject(status, reason, parser_.head_complete() ? parser_.request().content_type : "", extra_headers,
                  &response_);
   if (!WriteAll(response_.head, response_.body)) return;
@@ -228,18 +230,7 @@ void BlockingConnection::Reject(int status, const std::string& reason, const cha
   // that closing does not reset the connection under the answer before the client has read it.
   if (tls_) tls_->Shutdown();
   ::shutdown(fd_, SHUT_WR);
-  const auto deadline = Clock::now() + kLingerTime;
-  char scratch[16 * 1024];
-  for (;;) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
-    if (left.count() <= 0 || shared_.stopping->load(std::memory_order_relaxed)) return;
-    pollfd p{fd_, POLLIN, 0};
-    const int ready = ::poll(&p, 1, static_cast<int>(std::min(left, kStopCheck).count()));
-    if (ready < 0 && errno != EINTR) return;
-    if (ready <= 0) continue;
-    const ssize_t n = ::recv(fd_, scratch, sizeof scratch, 0);
-    if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN)) return;
-  }
+  DrainUntilClosed(fd_, kLingerTime, shared_.stopping);
 }
 
 std::string BlockingConnection::PeerName() const {

@@ -10,6 +10,7 @@
 #include <exception>
 
 #include "common/log.h"
+#include "service/gzip_body.h"
 #include "service/stamped_receive.h"
 
 namespace lather {
@@ -58,6 +59,18 @@ DeferredResult ServeDeferred(SoapEngine& engine, const SoapCall& call, int64_t a
   result.busy = limit_seconds > 0 && result.waited > limit_seconds;
   if (result.busy) return result;
   const auto start = std::chrono::steady_clock::now();
+  if (call.gzip_max_decoded > 0) {
+    std::string decoded;
+    const GunzipResult gunzip = Gunzip(call.body, call.gzip_max_decoded, kMaxGzipRatio, &decoded);
+    result.rejected_status = GunzipRejection(gunzip, call.gzip_max_decoded, &result.rejected_reason);
+    if (result.rejected_status != 0) return result;
+    SoapCall plain = call;
+    plain.body = decoded;
+    plain.gzip_max_decoded = 0;
+    result.outcome = engine.Serve(plain, &result.body);
+    result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return result;
+  }
   result.outcome = engine.Serve(call, &result.body);
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;

@@ -42,6 +42,8 @@ struct DeferredResult {
   double waited = 0;   // seconds from the request's arrival until a pool thread took it
   double seconds = 0;  // its execution
   bool busy = false;   // it had waited longer than the limit and was not run
+  int rejected_status = 0;      // its gzip body was refused (413, 400): not run
+  std::string rejected_reason;  // why, for the fault
 };
 
 // Runs `call` on a pool worker's `engine`, unless it has waited longer than `limit_seconds` (> 0)

@@ -12,13 +12,16 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <exception>
+#include <thread>
 #include <unordered_set>
 #include <vector>
 
 #include "common/log.h"
 #include "service/blocking_connection.h"
+#include "service/lingering_refusal.h"
 #include "service/server_setup.h"
 
 namespace lather {
@@ -40,6 +43,7 @@ struct ClassicState {
   std::atomic<bool> stopping{false};
   ClassicShared shared;
   std::string busy_response;
+  std::shared_ptr<std::atomic<int>> lingering_refusals = std::make_shared<std::atomic<int>>(0);
   LoopMetrics accept_metrics;  // written by the accept thread only
 
   boost::mutex mutex;  // guards the members below; taken per connection, never per call
@@ -98,7 +102,7 @@ class ClassicServer final : public Server {
 
  private:
   void AcceptLoop();
-  // Answers one connection too many with the canned 503 and closes it.
+  // Answers one connection too many with the canned 503 and closes it (after a linger).
   void RefuseBusy(int fd);
 
   std::shared_ptr<ClassicState> state_;
@@ -129,10 +133,9 @@ Status ClassicServer::Start() {
 }
 
 void ClassicServer::RefuseBusy(int fd) {
-  const std::string& busy = state_->busy_response;
-  (void)::send(fd, busy.data(), busy.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
-  ::shutdown(fd, SHUT_RDWR);
-  ::close(fd);
+  // Drained on a thread of its own until the client closes: a request already on the wire must not
+  // turn the close into a reset under the 503.
+  RefuseWithLinger(fd, state_->busy_response, state_->lingering_refusals);
   state_->accept_metrics.RecordRejection(503);
 }
 
@@ -148,7 +151,9 @@ void ClassicServer::AcceptLoop() {
       if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) {
         // Out of file descriptors: log once per pause and retry in 100 ms instead of spinning.
         LogLine(std::string("accept failed: ") + std::strerror(errno) + "; pausing accepts for 100 ms");
-        boost::this_thread::sleep_for(boost::chrono::milliseconds(100));
+        // (std's sleep: boost's is an interruption point whose thread-data lookup UBSan's vptr check
+        // reports as an invalid object, stopping a sanitized build here.)
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
       } else if (errno != EAGAIN && errno != EINTR && errno != ECONNABORTED) {
         LogLine(std::string("accept failed: ") + std::strerror(errno));
       }

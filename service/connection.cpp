@@ -236,7 +236,7 @@ std::string Connection::PeerName() const {
 }
 
 void Connection::Reject(int status, const std::string& reason, const char* extra_headers) {
-  LogLine("rejected a request from " + PeerName() + ": " + std::to_string(status) + " " + reason);
+  LogLine("rejected a request from " + DescribeClient(PeerName(), parser_.forwarded_for()) + ": " + std::to_string(status) + " " + reason);
   loop_->router().Reject(status, reason, parser_.head_complete() ? parser_.request().content_type : "",
                          extra_headers, &response_);
   close_after_write_ = true;

@@ -17,6 +17,7 @@ EventLoop::EventLoop(const ServerOptions& options, BlockingPool* pool)
       router_(&engine_, &metrics_, "", options.long_body_bytes) {  // the address is set once bound
   router_.set_max_queue_wait(std::chrono::duration<double>(options.max_queue_wait).count());
   router_.set_https(options.tls != nullptr);
+  router_.set_max_decoded_bytes(options.http.max_body_bytes);
 }
 
 void EventLoop::Run() {

@@ -14,6 +14,7 @@
 #include "service/event_loop.h"
 #include "service/group_commit.h"
 #include "service/http_response.h"
+#include "service/lingering_refusal.h"
 #include "service/server_setup.h"
 
 namespace lather {
@@ -53,6 +54,7 @@ class EventServer final : public Server {
   std::atomic<bool> stop_requested_{false};
   std::atomic<int> connections_{0};  // open client connections, all loops
   std::string busy_response_;        // the canned 503 for one connection too many
+  std::shared_ptr<std::atomic<int>> lingering_refusals_ = std::make_shared<std::atomic<int>>(0);
   std::unique_ptr<asio::steady_timer> accept_backoff_;
   bool joined_ = false;
   std::function<std::string()> render_metrics_;
@@ -75,12 +77,9 @@ void EventServer::Accept() {
     if (error) {
       LogLine("accept failed: " + error.message());
     } else if (connections_.load(std::memory_order_relaxed) >= options_.max_connections) {
-      // One connection too many: answered at once and closed (this handler runs on loop 0).
-      boost::system::error_code ignored;
-      socket.non_blocking(true, ignored);
-      socket.write_some(asio::buffer(busy_response_), ignored);
-      socket.shutdown(tcp::socket::shutdown_both, ignored);
-      socket.close(ignored);
+      // One connection too many: answered at once, then drained until the client closes, so that
+      // a request already on the wire does not turn the close into a reset (this handler runs on loop 0).
+      RefuseWithLinger(std::move(socket), busy_response_, lingering_refusals_);
       loops_[0]->metrics().RecordRejection(503);
     } else {
       connections_.fetch_add(1, std::memory_order_relaxed);

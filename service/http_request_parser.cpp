@@ -74,6 +74,7 @@ void HttpRequestParser::Reset() {
   host_.clear();
   forwarded_proto_.clear();
   authorization_.clear();
+  forwarded_for_.clear();
   chunked_body_.clear();
   request_ = HttpRequest{};
 }
@@ -201,6 +202,8 @@ HttpRequestParser::Result HttpRequestParser::ParseHead(std::string_view head) {
       authorization_.assign(value);
     } else if (EqualsIgnoreCase(name, "x-forwarded-proto")) {
       forwarded_proto_.assign(Trim(value.substr(0, value.find(','))));
+    } else if (EqualsIgnoreCase(name, "x-forwarded-for")) {
+      forwarded_for_.assign(Trim(value));
     } else if (EqualsIgnoreCase(name, "connection")) {
       keep_alive_token = keep_alive_token || ListContains(value, "keep-alive");
       close_token = close_token || ListContains(value, "close");

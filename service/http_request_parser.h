@@ -58,6 +58,9 @@ class HttpRequestParser {
   // Bytes of the whole request (head + body) once the head is parsed with a Content-Length; 0 otherwise.
   size_t expected_size() const { return state_ == State::kBody ? body_start_ + content_length_ : 0; }
   int error_status() const { return error_status_; }
+  // The X-Forwarded-For header as far as the head was read (also after an error), "" if none: the
+  // client addresses a reverse proxy saw, for the log only (a client can send anything here).
+  std::string_view forwarded_for() const { return forwarded_for_; }
   const std::string& error_reason() const { return error_reason_; }
 
   // Prepares for the next request on the same connection.
@@ -87,6 +90,7 @@ class HttpRequestParser {
   // Owned copies of the head fields (the caller's buffer may move while the body arrives).
   std::string method_, target_, content_type_, content_encoding_, soap_action_, host_, forwarded_proto_;
   std::string authorization_;
+  std::string forwarded_for_;
   std::string chunked_body_;
   HttpRequest request_;
 };

@@ -57,6 +57,9 @@ lather::Status ParseOptions(int argc, char** argv, lather::ServerOptions* option
   flags.AddInt("max-depth", 0, "N", "deepest XML nesting accepted; deeper: fault (default 500, at most 65535; thread stacks grow with it)", 10, lather::kMaxXmlDepth, &max_depth);
   flags.AddInt("max-occurs", 0, "N", "most repetitions of one element (samples); more: fault (default 100000)", 1,
                100000000, &max_occurs);
+  int64_t max_string = static_cast<int64_t>(options->soap.max_string);
+  flags.AddInt("max-string", 0, "CHARS", "longest string value accepted; longer: fault (default 1048576)", 1,
+               int64_t{1} << 31, &max_string);
   int64_t queue_wait_ms = options->max_queue_wait.count();
   flags.AddInt("max-queue-wait", 0, "MS",
                "a SOAP request that waited longer than MS since it arrived gets 503 + Retry-After instead of "
@@ -112,6 +115,7 @@ lather::Status ParseOptions(int argc, char** argv, lather::ServerOptions* option
   options->soap.max_occurs = static_cast<size_t>(max_occurs);
   options->idempotency_window = std::chrono::seconds(idempotency_window);
   options->soap.read_message_id = idempotency_window > 0;
+  options->soap.max_string = static_cast<size_t>(max_string);
   return lather::Status::Ok();
 }
 

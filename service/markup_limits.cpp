@@ -42,6 +42,43 @@ bool PlainAsciiWord(const char* p) {
   return ((w & kHighs) | below_space | ampersand) == 0;
 }
 
+// The CDATA sections and comments of a body, found lazily from left to right: '&' is plain text in
+// them. Each byte of the body is searched at most once over all calls.
+class LiteralSections {
+ public:
+  explicit LiteralSections(std::string_view body) : body_(body) { Next(0); }
+
+  // True if body[at] lies in a CDATA section or a comment; `at` must not decrease between calls.
+  bool Contains(size_t at) {
+    while (end_ <= at) Next(end_);
+    return start_ <= at;
+  }
+
+ private:
+  void Next(size_t from) {
+    for (;;) {
+      const size_t open = body_.find("<!", from);
+      if (open == std::string_view::npos) {
+        start_ = end_ = std::string_view::npos;
+        return;
+      }
+      const std::string_view rest = body_.substr(open);
+      const std::string_view close = rest.substr(0, 9) == "<![CDATA[" ? "]]>" : rest.substr(0, 4) == "<!--" ? "-->" : "";
+      if (close.empty()) {  // <!DOCTYPE and the like: refused elsewhere, not literal text
+        from = open + 2;
+        continue;
+      }
+      const size_t found = body_.find(close, open + 4);
+      start_ = open;
+      end_ = found == std::string_view::npos ? body_.size() : found + close.size();
+      return;
+    }
+  }
+
+  std::string_view body_;
+  size_t start_ = 0, end_ = 0;  // the section at or after the last position asked about
+};
+
 bool IsXmlSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
 // The first attribute of the start tag [open, close) whose local name is href or ref, or empty.
@@ -81,6 +118,7 @@ std::string_view CharacterProblem(std::string_view body) {
     }
   }
   size_t i = 0;
+  LiteralSections literal(body);  // only asked at a '&', which the 8-byte steps stop at
   while (i < body.size()) {
     if (i + 8 <= body.size() && PlainAsciiWord(body.data() + i)) {
       i += 8;
@@ -89,7 +127,16 @@ std::string_view CharacterProblem(std::string_view body) {
     const auto c = static_cast<unsigned char>(body[i]);
     if (c < 0x80) {
       if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') return "a control character that XML 1.0 forbids";
-      if (c == '&' && i + 2 < body.size() && body[i + 1] == '#') {
+      const bool reference = c == '&' && !literal.Contains(i);
+      if (reference && (i + 1 >= body.size() || body[i + 1] != '#')) {
+        // Without a DTD (refused) only the five predefined entities exist; gSOAP would keep any
+        // other reference as literal text.
+        const std::string_view name = body.substr(i + 1, body.substr(i + 1, 8).find(';'));
+        if (name != "lt" && name != "gt" && name != "amp" && name != "quot" && name != "apos") {
+          return "an entity reference that is not declared (only &lt; &gt; &amp; &quot; &apos; are)";
+        }
+      }
+      if (reference && i + 2 < body.size() && body[i + 1] == '#') {
         // A numeric character reference must name a character XML allows.
         const bool hex = body[i + 2] == 'x';
         size_t k = i + (hex ? 3 : 2);
@@ -128,8 +175,8 @@ std::string_view CharacterProblem(std::string_view body) {
   return {};
 }
 
-size_t MostAttributesPerElement(std::string_view body, size_t limit, std::string_view* reference) {
-  size_t most = 0;
+MarkupCounts CountMarkup(std::string_view body, size_t attribute_limit, size_t name_limit) {
+  MarkupCounts counts;
   const char* p = body.data();
   const char* const end = body.data() + body.size();
   while (p < end) {
@@ -144,16 +191,44 @@ size_t MostAttributesPerElement(std::string_view body, size_t limit, std::string
     }
     const char* close = static_cast<const char*>(std::memchr(open, '>', static_cast<size_t>(end - open)));
     if (close == nullptr) close = end;
-    // Attribute values may hold '=' too (base64); the limit is far above any real message.
-    const size_t attributes = static_cast<size_t>(std::count(open, close, '='));
-    most = std::max(most, attributes);
-    if (attributes > 0 && reference != nullptr && reference->empty() && open[1] != '?' && open[1] != '!') {
-      *reference = ReferenceIn(std::string_view(open, static_cast<size_t>(close - open)));
+    // One pass over the tag: '=' outside quotes ends an attribute name; quoted values are skipped.
+    size_t attributes = 0, run = 0;
+    char quote = 0;
+    for (const char* c = open + 1; c < close; ++c) {
+      if (quote != 0) {
+        if (*c == quote) quote = 0;
+        continue;
+      }
+      switch (*c) {
+        case '"': case '\'': quote = *c; run = 0; break;
+        case '=': ++attributes; run = 0; break;
+        case ' ': case '\t': case '\r': case '\n': case '/': run = 0; break;
+        default:
+          if (++run > counts.longest_name) counts.longest_name = run;
+      }
     }
-    if (most > limit) return most;
+    counts.most_attributes = std::max(counts.most_attributes, attributes);
+    if (attributes > 0 && counts.reference.empty() && open[1] != '?' && open[1] != '!') {
+      counts.reference = ReferenceIn(std::string_view(open, static_cast<size_t>(close - open)));
+    }
+    if (counts.most_attributes > attribute_limit || counts.longest_name > name_limit) return counts;
     p = close;
   }
-  return most;
+  return counts;
+}
+
+size_t LongestTextRun(std::string_view body) {
+  size_t longest = 0;
+  size_t from = 0;
+  while (from < body.size()) {
+    const size_t gt = body.find('>', from);
+    if (gt == std::string_view::npos) break;
+    const size_t lt = body.find('<', gt + 1);
+    const size_t text_end = lt == std::string_view::npos ? body.size() : lt;
+    longest = std::max(longest, text_end - gt - 1);
+    from = text_end;
+  }
+  return longest;
 }
 
 }  // namespace lather

@@ -2,8 +2,10 @@
 
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <utility>
 
+#include "service/gzip_body.h"
 #include "service/http_response.h"
 #include "service/wsdl_document.h"
 
@@ -24,6 +26,11 @@ RequestRouter::RequestRouter(SoapEngine* engine, LoopMetrics* metrics, std::stri
     : engine_(engine), metrics_(metrics), long_body_bytes_(long_body_bytes), local_address_(std::move(local_address)) {}
 
 void RequestRouter::CompleteDeferred(DeferredResult result, HttpResponse* response) {
+  if (response->decoded_body.capacity() > 0) std::string().swap(response->decoded_body);  // the call is done
+  if (result.rejected_status != 0) {  // a gzip body refused on the pool
+    return Reject(result.rejected_status, result.rejected_reason,
+                  response->call.content_type_version == 2 ? kSoap12ContentType : kSoap11ContentType, "", response);
+  }
   if (result.busy) {
     const bool keep_alive = response->keep_alive;
     return Busy(result.waited, response->call.content_type_version == 2 ? kSoap12ContentType : kSoap11ContentType,
@@ -40,6 +47,15 @@ void RequestRouter::CompleteDeferred(DeferredResult result, HttpResponse* respon
                      response->body.size(), response->keep_alive, ExtraHeaders(outcome), &response->head);
   response->close = !response->keep_alive;
   response->deferred = false;
+}
+
+std::string DescribeClient(std::string_view peer, std::string_view forwarded_for) {
+  std::string out = "peer=";
+  out.append(peer);
+  if (forwarded_for.empty()) return out;
+  out.append(" forwarded_for=");
+  for (const char c : forwarded_for.substr(0, 200)) out.push_back(c > ' ' && c < 127 ? c : (c == ' ' ? ' ' : '?'));
+  return out;
 }
 
 void RequestRouter::Reject(int status, std::string_view reason, std::string_view content_type,
@@ -107,6 +123,21 @@ void RequestRouter::Route(const HttpRequest& request, bool allow_keep_alive, dou
          request.content_type, "", response);
 }
 
+bool RequestRouter::DecodeBody(const HttpRequest& request, HttpResponse* response) {
+  if (!IsGzipCoding(request.content_encoding)) {
+    Reject(415, "Content-Encoding " + std::string(request.content_encoding) + " is not supported (gzip is)",
+           request.content_type, "", response);
+    return false;
+  }
+  const GunzipResult result = Gunzip(request.body, max_decoded_bytes_, kMaxGzipRatio, &response->decoded_body);
+  if (result == GunzipResult::kOk) return true;
+  std::string().swap(response->decoded_body);
+  std::string reason;
+  const int status = GunzipRejection(result, max_decoded_bytes_, &reason);
+  Reject(status, reason, request.content_type, "", response);
+  return false;
+}
+
 void RequestRouter::ServeSoap(const HttpRequest& request, bool keep_alive, double waited_seconds,
                               HttpResponse* response) {
   const auto started = std::chrono::steady_clock::now();
@@ -116,15 +147,31 @@ void RequestRouter::ServeSoap(const HttpRequest& request, bool keep_alive, doubl
     return Reject(415, "Content-Type " + shown + " is not a SOAP media type (text/xml for SOAP 1.1, "
                   "application/soap+xml for SOAP 1.2)", request.content_type, "", response);
   }
-  if (!request.content_encoding.empty() && request.content_encoding != "identity") {
-    return Reject(415, "Content-Encoding " + std::string(request.content_encoding) + " is not supported",
-                  request.content_type, "", response);
-  }
   if (!request.body_framed) {
     return Reject(411, "a SOAP request needs Content-Length or chunked transfer coding",
                   request.content_type, "", response);
   }
-  if (request.body.empty()) {
+  if (max_queue_wait_ > 0 && waited_seconds > max_queue_wait_) {
+    return Busy(waited_seconds, request.content_type, keep_alive, started, response);
+  }
+  const bool encoded = !request.content_encoding.empty() && request.content_encoding != "identity";
+  if (encoded && IsGzipCoding(request.content_encoding) && request.body.size() > kInlineGzipBytes &&
+      long_body_bytes_ != std::numeric_limits<size_t>::max()) {
+    // Large gzip bodies are decoded where large bodies are parsed: on the pool (ServeDeferred).
+    SoapCall call;
+    call.body = request.body;
+    call.gzip_max_decoded = max_decoded_bytes_;
+    call.content_type_version = version;
+    call.action = version == 2 ? ContentTypeParameter(request.content_type, "action") : request.soap_action;
+    response->keep_alive = keep_alive;
+    response->deferred = true;
+    response->call = call;
+    return;
+  }
+  if (encoded && !DecodeBody(request, response)) return;
+  const std::string_view body = encoded ? std::string_view(response->decoded_body) : request.body;
+  if (body.empty()) {
+    if (encoded) std::string().swap(response->decoded_body);
     // A message fault (contract: 500 Client / 400 Sender), on a connection that stays usable.
     const int status = version == 2 ? 400 : 500;
     metrics_->RecordRequest(5, 1, 0);
@@ -135,16 +182,13 @@ void RequestRouter::ServeSoap(const HttpRequest& request, bool keep_alive, doubl
     response->close = !keep_alive;
     return;
   }
-  if (max_queue_wait_ > 0 && waited_seconds > max_queue_wait_) {
-    return Busy(waited_seconds, request.content_type, keep_alive, started, response);
-  }
   SoapCall call;
-  call.body = request.body;
+  call.body = body;
   call.content_type_version = version;
   call.action = version == 2 ? ContentTypeParameter(request.content_type, "action") : request.soap_action;
   call.authorization = request.authorization;
   response->keep_alive = keep_alive;
-  if (request.body.size() > long_body_bytes_) {  // a large echo: parse it on the pool, not here
+  if (body.size() > long_body_bytes_) {  // a large echo: parse it on the pool, not here
     response->deferred = true;
     response->call = call;
     return;
@@ -159,6 +203,7 @@ void RequestRouter::ServeSoap(const HttpRequest& request, bool keep_alive, doubl
     response->call = call;
     return;
   }
+  if (encoded) std::string().swap(response->decoded_body);
   metrics_->RecordQueueWait(waited_seconds);
   metrics_->RecordRequest(outcome.operation, outcome.http_status == 200 ? 0 : outcome.sender_fault ? 1 : 2, seconds);
   metrics_->RecordParseSerialize(outcome.parse_seconds, outcome.serialize_seconds);

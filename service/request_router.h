@@ -27,6 +27,8 @@ struct HttpResponse {
   bool deferred = false;
   bool keep_alive = true;
   SoapCall call;
+  // A gzip-encoded request's decoded body (call.body points into it); freed once the call is answered.
+  std::string decoded_body;
 
   void Clear() {
     head.clear();
@@ -35,6 +37,10 @@ struct HttpResponse {
     deferred = false;
   }
 };
+
+// How a log line names the client: "peer=ADDRESS:PORT", and " forwarded_for=..." when a reverse
+// proxy sent X-Forwarded-For (printable ASCII kept, other bytes as '?', at most 200 of them).
+std::string DescribeClient(std::string_view peer, std::string_view forwarded_for);
 
 class RequestRouter {
  public:
@@ -50,6 +56,9 @@ class RequestRouter {
   void set_local_address(std::string address) { local_address_ = std::move(address); }
   // Served over TLS: ?wsdl names the https:// address whatever X-Forwarded-Proto says.
   void set_https(bool https) { https_ = https; }
+
+  // The largest decoded size of a gzip-encoded body (the message limit, --max-message).
+  void set_max_decoded_bytes(size_t bytes) { max_decoded_bytes_ = bytes; }
 
   // The answer to a deferred call the blocking pool came back with: its response and metrics, or
   // Busy() when it had waited too long to be run. response->keep_alive says whether to keep the connection.
@@ -77,12 +86,15 @@ class RequestRouter {
 
  private:
   void ServeSoap(const HttpRequest& request, bool keep_alive, double waited_seconds, HttpResponse* response);
+  // Decodes a gzip body into response->decoded_body; false after rejecting it (400, 413, 415).
+  bool DecodeBody(const HttpRequest& request, HttpResponse* response);
 
   SoapEngine* engine_;
   LoopMetrics* metrics_;
   size_t long_body_bytes_;
   double max_queue_wait_ = 0;
   bool serve_metrics_ = true;
+  size_t max_decoded_bytes_ = HttpLimits().max_body_bytes;
   std::function<std::string()> render_metrics_;
   std::string local_address_;
   bool https_ = false;

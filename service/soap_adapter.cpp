@@ -249,7 +249,8 @@ SoapEngine::SoapEngine(Operations* operations, const SoapEngineLimits& limits, b
       authenticator_(limits.authenticator),
       auth_scope_(limits.auth_scope),
       defer_blocking_(defer_blocking),
-      read_message_id_(limits.read_message_id) {
+      read_message_id_(limits.read_message_id),
+      max_string_(limits.max_string) {
   // Plain mode: gSOAP reads and writes the XML only; the connection code does HTTP.
   // Strict: missing or unexpected elements are faults, not silently defaulted.
   soap_ = soap_new2(SOAP_ENC_PLAIN | SOAP_XML_STRICT | SOAP_C_UTFSTRING,
@@ -264,6 +265,8 @@ SoapEngine::SoapEngine(Operations* operations, const SoapEngineLimits& limits, b
   soap_->actor = "http://www.w3.org/2003/05/soap-envelope/role/ultimateReceiver";
   soap_->maxlevel = static_cast<unsigned short>(std::clamp(limits.max_xml_depth, 1, kMaxXmlDepth));
   soap_->maxoccurs = limits.max_occurs;
+  // gSOAP stops reading a string value at this length (SOAP_LENGTH) instead of buffering all of it.
+  soap_->maxlength = static_cast<long>(std::min<size_t>(limits.max_string, 0x7FFFFFFF));
   handler_ = std::make_unique<Handler>(soap_, this);
   // Fewer namespaces: every entry of the table is written into each Envelope's start tag, and no
   // literal response uses xsd.
@@ -431,7 +434,6 @@ SoapOutcome SoapEngine::Serve(const SoapCall& call, std::string* response_body) 
   soap_->buflen = soap_->bufidx = 0;
   soap_->error = SOAP_OK;
   try {
-    std::string_view reference;  // a multi-reference attribute (href, ref), if the request holds one
     const XmlProlog prolog = ScanXmlProlog(call.body);
     if (prolog.has_doctype) {
       soap_set_version(soap_, static_cast<short>(call.content_type_version));
@@ -440,14 +442,18 @@ SoapOutcome SoapEngine::Serve(const SoapCall& call, std::string* response_body) 
       soap_set_version(soap_, static_cast<short>(call.content_type_version));
       const std::string reason = "the request holds " + std::string(problem);
       soap_sender_fault(soap_, soap_strdup(soap_, reason.c_str()), nullptr);
-    } else if (MostAttributesPerElement(call.body, kMaxAttributesPerElement, &reference) > kMaxAttributesPerElement) {
+    } else if (const MarkupCounts markup = CountMarkup(call.body, kMaxAttributesPerElement, kMaxNameBytes);
+               markup.most_attributes > kMaxAttributesPerElement) {
       soap_set_version(soap_, static_cast<short>(call.content_type_version));
       soap_sender_fault(soap_, "an element has more than 256 attributes or namespace declarations", nullptr);
-    } else if (!reference.empty()) {
+    } else if (markup.longest_name > kMaxNameBytes) {
+      soap_set_version(soap_, static_cast<short>(call.content_type_version));
+      soap_sender_fault(soap_, "an element or attribute name is longer than 1000 bytes", nullptr);
+    } else if (!markup.reference.empty()) {
       // The gSOAP runtime is built WITH_NOIDREF (wsdl/CMakeLists.txt, docs/contract.md): without this
       // check a reference reads as an empty element and fails with a misleading occurrence fault.
       soap_set_version(soap_, static_cast<short>(call.content_type_version));
-      const std::string reason = "the request refers to an element by its '" + std::string(reference.substr(0, 32)) +
+      const std::string reason = "the request refers to an element by its '" + std::string(markup.reference.substr(0, 32)) +
                                  "' attribute (a multi-reference graph): this document/literal service reads trees "
                                  "only; send each shared or repeated sample in full, and no cycles";
       soap_sender_fault(soap_, soap_strdup(soap_, reason.c_str()), nullptr);
@@ -517,6 +523,12 @@ SoapOutcome SoapEngine::Finish() {
     const int version = envelope_version_ != 0 ? envelope_version_ : call_->content_type_version;
     soap_set_version(soap_, static_cast<short>(version));
     out_->clear();  // drop a partial response, if any
+    if (soap_->error == SOAP_LENGTH && max_string_ > 0 && LongestTextRun(call_->body) > max_string_) {
+      // gSOAP's text ("value range or content length violation") does not say which limit.
+      const std::string reason = "a string value is longer than " + std::to_string(max_string_) +
+                                 " characters, the service's limit (--max-string)";
+      soap_sender_fault(soap_, soap_strdup(soap_, reason.c_str()), nullptr);
+    }
     if (soap_->error == SOAP_MUSTUNDERSTAND && version == 2 && !not_understood_local_.empty()) {
       AppendNotUnderstoodFault(not_understood_local_, not_understood_ns_, out_);
     } else {

@@ -28,6 +28,7 @@ struct SoapEngineLimits {
   // IncCounter idempotent by it. When false the header is ignored like any other unknown block
   // (and a mustUnderstand one is refused).
   bool read_message_id = true;
+  size_t max_string = 1024 * 1024; // longest string value in characters; longer: fault (0: no limit)
 };
 
 // The deepest limit gSOAP can hold (its level counter is an unsigned short).
@@ -45,6 +46,7 @@ struct SoapCall {
   int content_type_version = 1;  // 1 for text/xml, 2 for application/soap+xml
   std::string_view action;       // SOAPAction (1.1) or the action parameter (1.2); may be empty
   std::string_view authorization;  // the HTTP Authorization header; may be empty
+  size_t gzip_max_decoded = 0;   // > 0: `body` is gzip, to be decoded (to at most this) by ServeDeferred
 };
 
 struct SoapOutcome {
@@ -122,6 +124,7 @@ class SoapEngine {
   const bool read_message_id_;
   bool has_message_id_ = false;  // the request has a wsa:MessageID header (its text: message_id_)
   std::string message_id_;
+  const size_t max_string_;
   bool deferred_ = false;
   struct soap* soap_;
   std::unique_ptr<Handler> handler_;

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -50,7 +51,7 @@ int WaitExit(pid_t pid, std::chrono::seconds limit) {
 }
 }  // namespace
 
-ServiceProcess::ServiceProcess(std::string store_uri, std::vector<std::string> extra_args) {
+ServiceProcess::ServiceProcess(std::string store_uri, std::vector<std::string> extra_args, int max_open_files) {
   char pattern[] = "/tmp/lather-test-XXXXXX";
   if (::mkdtemp(pattern) == nullptr) throw std::runtime_error("mkdtemp failed");
   folder_ = pattern;
@@ -72,7 +73,17 @@ ServiceProcess::ServiceProcess(std::string store_uri, std::vector<std::string> e
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, log_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  // posix_spawn has no resource-limit attribute: the child inherits this process's limit, lowered
+  // for the spawn and restored at once (tests run one at a time on the main thread).
+  rlimit saved{};
+  ::getrlimit(RLIMIT_NOFILE, &saved);
+  if (max_open_files > 0) {
+    rlimit lowered = saved;
+    lowered.rlim_cur = static_cast<rlim_t>(max_open_files);
+    if (::setrlimit(RLIMIT_NOFILE, &lowered) != 0) throw std::runtime_error("cannot lower RLIMIT_NOFILE");
+  }
   const int rc = ::posix_spawn(&pid_, argv[0], &actions, nullptr, argv.data(), environ);
+  if (max_open_files > 0) ::setrlimit(RLIMIT_NOFILE, &saved);
   posix_spawn_file_actions_destroy(&actions);
   if (rc != 0) throw std::runtime_error("cannot start " + args[0]);
 

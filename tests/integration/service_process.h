@@ -13,9 +13,11 @@ namespace lather::test {
 class ServiceProcess {
  public:
   // Starts the service with `store_uri` (default: a new SQLite file in a temp folder) and extra
-  // flags; waits (at most 15 s) until it has written its port. Throws std::runtime_error if it
-  // cannot start.
-  explicit ServiceProcess(std::string store_uri = "", std::vector<std::string> extra_args = {});
+  // flags; waits (at most 15 s) until it has written its port. With `max_open_files` > 0 the
+  // service runs under that descriptor limit (RLIMIT_NOFILE, as `ulimit -n`). Throws
+  // std::runtime_error if it cannot start.
+  explicit ServiceProcess(std::string store_uri = "", std::vector<std::string> extra_args = {},
+                          int max_open_files = 0);
   // Stops the service if it still runs (SIGTERM, then SIGKILL after 15 s).
   ~ServiceProcess();
 

@@ -34,6 +34,27 @@ TEST_CASE("attribute floods are found in one pass, and comments and CDATA are sk
   CHECK(MostAttributesPerElement("<a x=\"1\"", 256) == 1);  // unterminated tag: counted to the end
 }
 
+TEST_CASE("names longer than the limit are found, and quoted values and '=' in them are not names",
+          "[service][xml][limits]") {
+  using lather::CountMarkup;
+  const auto ordinary = CountMarkup("<?xml version=\"1.0\"?><s:Envelope xmlns:s=\"urn:a=b\"><s:Body/></s:Envelope>", 256, 1000);
+  CHECK(ordinary.most_attributes == 1);              // the '=' inside the quoted value is not counted
+  CHECK(ordinary.longest_name == std::string("s:Envelope").size());
+  CHECK(CountMarkup("<a x='" + std::string(5000, 'v') + "'/>", 256, 1000).longest_name == 1);
+  CHECK(CountMarkup("<" + std::string(2000, 'n') + "/>", 256, 1000).longest_name > 1000);
+  CHECK(CountMarkup("<a></" + std::string(2000, 'n') + ">", 256, 1000).longest_name > 1000);
+  CHECK(CountMarkup("<a " + std::string(2000, 'n') + "=\"1\"/>", 256, 1000).longest_name > 1000);
+  CHECK(CountMarkup("<a>" + std::string(2000, 'n') + "</a>", 256, 1000).longest_name == 1);  // text is not a name
+}
+
+TEST_CASE("the longest run of character data bounds the longest string value", "[service][xml][limits]") {
+  using lather::LongestTextRun;
+  CHECK(LongestTextRun("<a><b>hello</b><c>hi</c></a>") == 5);
+  CHECK(LongestTextRun("<a>" + std::string(3000, 'x') + "</a>") == 3000);
+  CHECK(LongestTextRun("<a>" + std::string(10, 'x')) == 10);  // unterminated: to the end
+  CHECK(LongestTextRun("no markup") == 0);
+}
+
 TEST_CASE("bytes that are not UTF-8, forbidden characters and other encodings are named", "[service][xml][utf8]") {
   using lather::CharacterProblem;
   CHECK(CharacterProblem("<?xml version=\"1.0\" encoding=\"UTF-8\"?><a>Z\xC3\xBCrich \xE6\x9D\xB1\xE4\xBA\xAC &#233; &#x1F600;</a>").empty());
@@ -48,6 +69,16 @@ TEST_CASE("bytes that are not UTF-8, forbidden characters and other encodings ar
   CHECK(CharacterProblem("<a>&#x1F;</a>") == "a character reference to a character that XML 1.0 forbids");
   CHECK(CharacterProblem("<a>&#xD800;</a>") == "a character reference to a character that XML 1.0 forbids");
   CHECK(CharacterProblem("<a>&#12z;</a>") == "a malformed character reference");
+  const std::string undeclared = "an entity reference that is not declared (only &lt; &gt; &amp; &quot; &apos; are)";
+  CHECK(CharacterProblem("<a>&undeclared;</a>") == undeclared);
+  CHECK(CharacterProblem("<a>fish & chips</a>") == undeclared);  // a bare '&'
+  CHECK(CharacterProblem("<a>&amp</a>") == undeclared);          // unterminated
+  CHECK(CharacterProblem("<a b=\"&x;\"/>") == undeclared);
+  CHECK(CharacterProblem("<a>&lt;&gt;&amp;&quot;&apos;</a>").empty());
+  CHECK(CharacterProblem("<a><![CDATA[fish & chips &x; &#0;]]><!-- & --></a>").empty());
+  CHECK(CharacterProblem("<a><![CDATA[x]]>&x;</a>") == undeclared);  // after the section ends
+  CHECK(CharacterProblem("<a><![CDATA[&]]>&amp;<!--&-->&lt;<![CDATA[&x;]]></a>").empty());  // several sections
+  CHECK(CharacterProblem("<a><!--&-->&bad;<!--&--></a>") == undeclared);                  // between two
   CHECK(CharacterProblem("<?xml version='1.0' encoding='ISO-8859-1'?><a/>") ==
         "an encoding declaration other than UTF-8 (only UTF-8 is accepted)");
   CHECK(CharacterProblem("\xEF\xBB\xBF<?xml version=\"1.0\" encoding=\"us-ascii\"?><a/>").empty());

@@ -1,0 +1,22 @@
+// Process statistics a test reads from /proc about the service it started: resident memory, open
+// descriptors and CPU time, to check that a bad input leaves nothing behind and that nothing spins.
+#pragma once
+
+#include <sys/types.h>
+
+namespace lather::test {
+
+// Resident memory of `pid` in KiB (VmRSS), -1 if unreadable.
+long ResidentKiB(pid_t pid);
+
+// Number of open file descriptors of `pid`.
+long OpenFds(pid_t pid);
+
+// User + system CPU time `pid` has used so far, in seconds (from /proc/PID/stat), -1 if unreadable.
+double CpuSeconds(pid_t pid);
+
+// Waits (up to `max_wait_ms`) until the open descriptors of `pid` stop changing or drop to at most
+// `at_most` (when >= 0), and returns the count then.
+long SettledFds(pid_t pid, long at_most = -1, int max_wait_ms = 5000);
+
+}  // namespace lather::test
