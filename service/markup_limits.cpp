@@ -1,6 +1,7 @@
 #include "service/markup_limits.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -80,6 +81,18 @@ class LiteralSections {
 };
 
 bool IsXmlSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+// What a byte means inside a tag, for CountMarkup: most bytes are part of a name.
+enum : unsigned char { kTagName = 0, kTagSeparator, kTagQuote, kTagEquals, kTagClose };
+constexpr std::array<unsigned char, 256> MakeTagByteTable() {
+  std::array<unsigned char, 256> table{};
+  for (const char c : {' ', '\t', '\r', '\n', '/'}) table[static_cast<unsigned char>(c)] = kTagSeparator;
+  table['"'] = table['\''] = kTagQuote;
+  table['='] = kTagEquals;
+  table['>'] = kTagClose;
+  return table;
+}
+constexpr std::array<unsigned char, 256> kTagByte = MakeTagByteTable();
 
 // The first attribute of the start tag [open, close) whose local name is href or ref, or empty.
 std::string_view ReferenceIn(std::string_view tag) {
@@ -183,30 +196,36 @@ MarkupCounts CountMarkup(std::string_view body, size_t attribute_limit, size_t n
     const char* open = static_cast<const char*>(std::memchr(p, '<', static_cast<size_t>(end - p)));
     if (open == nullptr) break;
     const std::string_view rest(open, static_cast<size_t>(end - open));
-    if (rest.substr(0, 4) == "<!--" || rest.substr(0, 9) == "<![CDATA[") {
-      const size_t close = rest.find(rest[1] == '!' && rest[2] == '-' ? "-->" : "]]>");
+    if (rest.size() > 1 && rest[1] == '!' && (rest.substr(0, 4) == "<!--" || rest.substr(0, 9) == "<![CDATA[")) {
+      const size_t close = rest.find(rest[2] == '-' ? "-->" : "]]>");
       if (close == std::string_view::npos) break;
       p = open + close + 3;
       continue;
     }
-    const char* close = static_cast<const char*>(std::memchr(open, '>', static_cast<size_t>(end - open)));
-    if (close == nullptr) close = end;
-    // One pass over the tag: '=' outside quotes ends an attribute name; quoted values are skipped.
-    size_t attributes = 0, run = 0;
-    char quote = 0;
-    for (const char* c = open + 1; c < close; ++c) {
-      if (quote != 0) {
-        if (*c == quote) quote = 0;
-        continue;
+    // One pass over the tag, up to the first '>' (quoted or not) or the end: '=' outside quotes ends
+    // an attribute name, quoted values are skipped, a name is a run of bytes between separators.
+    size_t attributes = 0;
+    const char* c = open + 1;
+    const char* name = c;  // start of the current name run; null inside a quoted value
+    for (; c < end; ++c) {
+      const unsigned char k = kTagByte[static_cast<unsigned char>(*c)];
+      if (k == kTagName) continue;
+      counts.longest_name = std::max(counts.longest_name, static_cast<size_t>(c - name));
+      if (k == kTagClose) break;
+      if (k == kTagEquals) {
+        ++attributes;
+      } else if (k == kTagQuote) {
+        const char quote = *c;
+        do ++c; while (c < end && *c != quote && *c != '>');
+        if (c == end || *c == '>') {
+          name = nullptr;
+          break;
+        }
       }
-      switch (*c) {
-        case '"': case '\'': quote = *c; run = 0; break;
-        case '=': ++attributes; run = 0; break;
-        case ' ': case '\t': case '\r': case '\n': case '/': run = 0; break;
-        default:
-          if (++run > counts.longest_name) counts.longest_name = run;
-      }
+      name = c + 1;
     }
+    if (c == end && name != nullptr) counts.longest_name = std::max(counts.longest_name, static_cast<size_t>(c - name));
+    const char* close = c;
     counts.most_attributes = std::max(counts.most_attributes, attributes);
     if (attributes > 0 && counts.reference.empty() && open[1] != '?' && open[1] != '!') {
       counts.reference = ReferenceIn(std::string_view(open, static_cast<size_t>(close - open)));
