@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "soapLatherSoapProxy.h"
+#include "wsdl/soap_runtime.h"
 
 namespace lather {
 
@@ -178,6 +179,7 @@ std::string OneLineTlsError(const std::string& text) {
 Client::Client(ClientOptions options) : options_(std::move(options)) {
   // Keep-alive: one connection for all calls. IO_STORE: one serialization pass, then send with
   // Content-Length. Strict input: a response missing an element is an error, not a zero.
+  InitSoapRuntime();  // clients may be created on many threads at once
   proxy_ = std::make_unique<Proxy>(SOAP_IO_KEEPALIVE | SOAP_XML_STRICT | SOAP_C_UTFSTRING,
                                    SOAP_IO_KEEPALIVE | SOAP_IO_STORE | SOAP_C_UTFSTRING, this);
   soap_ = proxy_->soap;

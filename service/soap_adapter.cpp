@@ -13,6 +13,7 @@
 #include "service/markup_limits.h"
 #include "service/xml_prolog.h"
 #include "soapLatherSoapService.h"
+#include "wsdl/soap_runtime.h"
 
 namespace lather {
 namespace {
@@ -253,6 +254,7 @@ SoapEngine::SoapEngine(Operations* operations, const SoapEngineLimits& limits, b
       max_string_(limits.max_string) {
   // Plain mode: gSOAP reads and writes the XML only; the connection code does HTTP.
   // Strict: missing or unexpected elements are faults, not silently defaulted.
+  InitSoapRuntime();  // loops, pool and connection threads create engines concurrently
   soap_ = soap_new2(SOAP_ENC_PLAIN | SOAP_XML_STRICT | SOAP_C_UTFSTRING,
                     SOAP_ENC_PLAIN | SOAP_IO_BUFFER | SOAP_C_UTFSTRING);
   soap_->user = this;

@@ -73,6 +73,9 @@ ServiceProcess::ServiceProcess(std::string store_uri, std::vector<std::string> e
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, log_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  // Not this process's stdout either: if the test process dies abruptly (a sanitizer's halt_on_error), a
+  // service left running must not hold CTest's output pipe open, which made CTest wait for its timeout.
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
   // posix_spawn has no resource-limit attribute: the child inherits this process's limit, lowered
   // for the spawn and restored at once (tests run one at a time on the main thread).
   rlimit saved{};
