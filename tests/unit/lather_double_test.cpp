@@ -9,12 +9,14 @@
 #include <string>
 
 #include "soapH.h"
+#include "wsdl/soap_runtime.h"
 
 #include <catch2/catch.hpp>
 
 namespace {
 
 std::string Spelled(double value) {
+  lather::InitSoapRuntime();
   struct soap* soap = soap_new();
   const std::string text = soap_xsd__double2s(soap, value);
   soap_free(soap);
@@ -43,6 +45,7 @@ TEST_CASE("xsd:double values are written with the fewest digits that read back t
 }
 
 TEST_CASE("random xsd:double bit patterns read back bit for bit, in the notation gSOAP chose", "[wsdl][double]") {
+  lather::InitSoapRuntime();
   struct soap* soap = soap_new();
   std::mt19937_64 random(7);
   for (int i = 0; i < 200000; ++i) {
