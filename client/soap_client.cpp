@@ -123,25 +123,26 @@ void ToSoap(struct soap* soap, const DataSample& in, l__DataSample* out) {
   out->children = ToSoapList(soap, in.children);
 }
 
-void FromSoapList(const l__DataSampleList* in, std::vector<DataSample>* out);
+void FromSoapList(l__DataSampleList* in, std::vector<DataSample>* out);
 
-void FromSoap(const l__DataSample& in, DataSample* out) {
-  out->firstname = in.firstname;
-  out->lastname = in.lastname;
-  out->city = in.city;
+// Moves the strings out of `in`: the response's objects are gSOAP's, deleted after the call anyway.
+void FromSoap(l__DataSample& in, DataSample* out) {
+  out->firstname = std::move(in.firstname);
+  out->lastname = std::move(in.lastname);
+  out->city = std::move(in.city);
   out->zip = in.zip;
-  out->email = in.email;
-  if (in.contactNos != nullptr) out->contact_nos = in.contactNos->item;
-  out->designation = in.designation;
+  out->email = std::move(in.email);
+  if (in.contactNos != nullptr) out->contact_nos = std::move(in.contactNos->item);
+  out->designation = std::move(in.designation);
   out->experience = in.experience;
   out->salary = in.salary;
-  if (in.companiesWorkedFor != nullptr) out->companies_worked_for = in.companiesWorkedFor->item;
-  out->date_of_birth = in.dateOfBirth;
+  if (in.companiesWorkedFor != nullptr) out->companies_worked_for = std::move(in.companiesWorkedFor->item);
+  out->date_of_birth = std::move(in.dateOfBirth);
   out->is_married = in.isMarried;
   FromSoapList(in.children, &out->children);
 }
 
-void FromSoapList(const l__DataSampleList* in, std::vector<DataSample>* out) {
+void FromSoapList(l__DataSampleList* in, std::vector<DataSample>* out) {
   out->clear();
   if (in == nullptr) return;
   out->resize(in->sample.size());

@@ -1,9 +1,14 @@
 #include "service/markup_limits.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <string>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace lather {
 
@@ -57,7 +62,7 @@ class LiteralSections {
  private:
   void Next(size_t from) {
     for (;;) {
-      const size_t open = body_.find("<!", from);
+      const size_t open = FindMarkupDeclaration(from);
       if (open == std::string_view::npos) {
         start_ = end_ = std::string_view::npos;
         return;
@@ -75,11 +80,55 @@ class LiteralSections {
     }
   }
 
+  // body_.find("<!", from), searching for the rare '!' (memchr) instead of stopping at every '<'.
+  size_t FindMarkupDeclaration(size_t from) const {
+    for (size_t bang = from + 1; bang < body_.size(); ++bang) {
+      bang = body_.find('!', bang);
+      if (bang == std::string_view::npos) break;
+      if (body_[bang - 1] == '<') return bang - 1;
+    }
+    return std::string_view::npos;
+  }
+
   std::string_view body_;
   size_t start_ = 0, end_ = 0;  // the section at or after the last position asked about
 };
 
 bool IsXmlSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+// What a byte means inside a tag, for CountMarkup: most bytes are part of a name.
+enum : unsigned char { kTagName = 0, kTagSeparator, kTagQuote, kTagEquals, kTagClose };
+constexpr std::array<unsigned char, 256> MakeTagByteTable() {
+  std::array<unsigned char, 256> table{};
+  for (const char c : {' ', '\t', '\r', '\n', '/'}) table[static_cast<unsigned char>(c)] = kTagSeparator;
+  table['"'] = table['\''] = kTagQuote;
+  table['='] = kTagEquals;
+  table['>'] = kTagClose;
+  return table;
+}
+constexpr std::array<unsigned char, 256> kTagByte = MakeTagByteTable();
+
+// The first byte at or after `c` (before `end`) that is not part of a name: a separator, a quote, '=' or
+// '>'. Sixteen bytes at a time with SSE2 (x86-64), where most of a tag is its name.
+const char* SkipNameBytes(const char* c, const char* end) {
+#if defined(__SSE2__)
+  const __m128i space = _mm_set1_epi8(' '), tab = _mm_set1_epi8('\t'), cr = _mm_set1_epi8('\r');
+  const __m128i lf = _mm_set1_epi8('\n'), slash = _mm_set1_epi8('/'), dquote = _mm_set1_epi8('"');
+  const __m128i squote = _mm_set1_epi8('\''), equals = _mm_set1_epi8('='), close = _mm_set1_epi8('>');
+  while (end - c >= 16) {
+    const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(c));
+    const __m128i blank = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(b, space), _mm_cmpeq_epi8(b, tab)),
+                                       _mm_or_si128(_mm_cmpeq_epi8(b, cr), _mm_cmpeq_epi8(b, lf)));
+    const __m128i other = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(b, slash), _mm_cmpeq_epi8(b, dquote)),
+                                       _mm_or_si128(_mm_cmpeq_epi8(b, squote), _mm_cmpeq_epi8(b, equals)));
+    const int mask = _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(blank, other), _mm_cmpeq_epi8(b, close)));
+    if (mask != 0) return c + __builtin_ctz(static_cast<unsigned>(mask));
+    c += 16;
+  }
+#endif
+  while (c < end && kTagByte[static_cast<unsigned char>(*c)] == kTagName) ++c;
+  return c;
+}
 
 // The first attribute of the start tag [open, close) whose local name is href or ref, or empty.
 std::string_view ReferenceIn(std::string_view tag) {
@@ -183,30 +232,37 @@ MarkupCounts CountMarkup(std::string_view body, size_t attribute_limit, size_t n
     const char* open = static_cast<const char*>(std::memchr(p, '<', static_cast<size_t>(end - p)));
     if (open == nullptr) break;
     const std::string_view rest(open, static_cast<size_t>(end - open));
-    if (rest.substr(0, 4) == "<!--" || rest.substr(0, 9) == "<![CDATA[") {
-      const size_t close = rest.find(rest[1] == '!' && rest[2] == '-' ? "-->" : "]]>");
+    if (rest.size() > 1 && rest[1] == '!' && (rest.substr(0, 4) == "<!--" || rest.substr(0, 9) == "<![CDATA[")) {
+      const size_t close = rest.find(rest[2] == '-' ? "-->" : "]]>");
       if (close == std::string_view::npos) break;
       p = open + close + 3;
       continue;
     }
-    const char* close = static_cast<const char*>(std::memchr(open, '>', static_cast<size_t>(end - open)));
-    if (close == nullptr) close = end;
-    // One pass over the tag: '=' outside quotes ends an attribute name; quoted values are skipped.
-    size_t attributes = 0, run = 0;
-    char quote = 0;
-    for (const char* c = open + 1; c < close; ++c) {
-      if (quote != 0) {
-        if (*c == quote) quote = 0;
-        continue;
+    // One pass over the tag, up to the first '>' (quoted or not) or the end: '=' outside quotes ends
+    // an attribute name, quoted values are skipped, a name is a run of bytes between separators.
+    size_t attributes = 0;
+    const char* c = open + 1;
+    const char* name = c;  // start of the current name run; null inside a quoted value
+    for (; c < end; ++c) {
+      c = SkipNameBytes(c, end);
+      if (c == end) break;
+      const unsigned char k = kTagByte[static_cast<unsigned char>(*c)];
+      counts.longest_name = std::max(counts.longest_name, static_cast<size_t>(c - name));
+      if (k == kTagClose) break;
+      if (k == kTagEquals) {
+        ++attributes;
+      } else if (k == kTagQuote) {
+        const char quote = *c;
+        do ++c; while (c < end && *c != quote && *c != '>');
+        if (c == end || *c == '>') {
+          name = nullptr;
+          break;
+        }
       }
-      switch (*c) {
-        case '"': case '\'': quote = *c; run = 0; break;
-        case '=': ++attributes; run = 0; break;
-        case ' ': case '\t': case '\r': case '\n': case '/': run = 0; break;
-        default:
-          if (++run > counts.longest_name) counts.longest_name = run;
-      }
+      name = c + 1;
     }
+    if (c == end && name != nullptr) counts.longest_name = std::max(counts.longest_name, static_cast<size_t>(c - name));
+    const char* close = c;
     counts.most_attributes = std::max(counts.most_attributes, attributes);
     if (attributes > 0 && counts.reference.empty() && open[1] != '?' && open[1] != '!') {
       counts.reference = ReferenceIn(std::string_view(open, static_cast<size_t>(close - open)));

@@ -71,7 +71,7 @@ canon_samples() {
 sample() {  # sample FIRST LAST CITY ZIP CONTACT-ITEMS SALARY COMPANY-ITEMS DATE MARRIED CHILDREN
   printf '<sample><firstname>%s</firstname><lastname>%s</lastname><city>%s</city><zip>%s</zip><email>x@example.org</email><contactNos>%s</contactNos><designation>Senior &lt;Engineer&gt; &amp; "Architect"</designation><experience>-1</experience><salary>%s</salary><companiesWorkedFor>%s</companiesWorkedFor><dateOfBirth>%s</dateOfBirth><isMarried>%s</isMarried><children>%s</children></sample>' "$@"
 }
-# Doubles in the form the service writes them (17 significant digits, %.17G: 1234.5678, -0.5, 30000000000).
+# Doubles in the form the service writes them (fewest round-trip digits, %G layout: 1234.5678, -0.5, 30000000000).
 grandchild=$(sample 'Åsa' 'Ærøskøbing-Møller' 'Ærøskøbing' 5970 '' 1234.5678 '<item></item>' '2015-01-02T03:04:05.25Z' false '')
 child=$(sample 'Taro' '山田' '東京' 1000001 '<item>03-0000-0000</item><item>090-0000-0000</item>' -0.5 '' \
   '2012-12-31T23:59:59.999999+09:00' true "$grandchild")
