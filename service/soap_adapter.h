@@ -98,6 +98,12 @@ class SoapEngine {
   // A mustUnderstand wsse:Security header for us while authentication is off: MustUnderstand (we
   // would not check it). SOAP_OK otherwise.
   int CheckUnprocessedSecurity();
+  // Keeps the request's wsse:Security block for us (null if none or `header_read` is false) in
+  // security_ and takes it out of soap->header, so that gSOAP never echoes it (the password).
+  void TakeSecurityHeader(bool header_read);
+  // The name of operation `operation` (index in kMetricOperations).
+  static const char* OperationName(size_t operation);
+  static constexpr size_t kIncCounterIndex = 2;  // in kMetricOperations
   int Fault(const Status& status);
   // Marks the call deferred and stops the dispatch (defer_blocking engines only).
   int Defer();
