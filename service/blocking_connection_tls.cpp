@@ -7,6 +7,7 @@
 #include <cerrno>
 
 #include "common/log.h"
+#include "common/log_limiter.h"
 #include "service/blocking_connection.h"
 #include "service/stamped_receive.h"
 
@@ -18,7 +19,7 @@ bool BlockingConnection::HandshakeTls() {
   tls_peer_ = PeerName();
   tls_ = TlsSession::ForServer(*options_.tls, fd_);
   if (!tls_) {
-    LogLine("closed a connection from " + PeerName() + ": cannot start a TLS session");
+    LogClientCausedLine("closed a connection from " + PeerName() + ": cannot start a TLS session");
     return false;
   }
   const auto deadline = Clock::now() + options_.header_timeout;
@@ -31,14 +32,14 @@ bool BlockingConnection::HandshakeTls() {
       case TlsSession::Result::kWantWrite:
         if (WaitTls(result, deadline, true)) continue;
         if (Clock::now() >= deadline) {
-          LogLine("closed a connection from " + PeerName() + ": the TLS handshake did not complete within " +
+          LogClientCausedLine("closed a connection from " + PeerName() + ": the TLS handshake did not complete within " +
                   std::to_string(options_.header_timeout.count()) + " ms");
         }
         return false;
       case TlsSession::Result::kClosed:
         return false;  // the client went away before the handshake (a port probe)
       case TlsSession::Result::kFailed:
-        LogLine("closed a connection from " + PeerName() + ": TLS handshake failed: " + tls_->error());
+        LogClientCausedLine("closed a connection from " + PeerName() + ": TLS handshake failed: " + tls_->error());
         return false;
     }
   }
@@ -74,7 +75,7 @@ ssize_t BlockingConnection::ReceiveTls(char* room, size_t length) {
       errno = EAGAIN;
       return -1;
     case TlsSession::Result::kFailed:
-      LogLine("closed a connection from " + PeerName() + ": TLS error: " + tls_->error());
+      LogClientCausedLine("closed a connection from " + PeerName() + ": TLS error: " + tls_->error());
       return 0;
     case TlsSession::Result::kClosed:
       break;

@@ -14,6 +14,7 @@
 #include <optional>
 
 #include "common/log.h"
+#include "common/log_limiter.h"
 #include "service/event_loop.h"
 #include "service/stamped_receive.h"
 
@@ -81,7 +82,7 @@ void Connection::OnDeadline() {
     case Phase::kPool:
       break;
     case Phase::kHandshake:
-      LogLine("closed a connection from " + PeerName() + ": the TLS handshake did not complete within " +
+      LogClientCausedLine("closed a connection from " + PeerName() + ": the TLS handshake did not complete within " +
               std::to_string(loop_->options().header_timeout.count()) + " ms");
       Close();
       break;
@@ -236,7 +237,7 @@ std::string Connection::PeerName() const {
 }
 
 void Connection::Reject(int status, const std::string& reason, const char* extra_headers) {
-  LogLine("rejected a request from " + DescribeClient(PeerName(), parser_.forwarded_for()) + ": " + std::to_string(status) + " " + reason);
+  LogClientCausedLine("rejected a request from " + DescribeClient(PeerName(), parser_.forwarded_for()) + ": " + std::to_string(status) + " " + reason);
   loop_->router().Reject(status, reason, parser_.head_complete() ? parser_.request().content_type : "",
                          extra_headers, &response_);
   close_after_write_ = true;

@@ -5,6 +5,7 @@
 #include <cerrno>
 
 #include "common/log.h"
+#include "common/log_limiter.h"
 #include "service/connection.h"
 #include "service/event_loop.h"
 #include "service/stamped_receive.h"
@@ -17,7 +18,7 @@ void Connection::StartTls() {
   tls_->peer = socket_.remote_endpoint(ignored);
   tls_->session = TlsSession::ForServer(*loop_->options().tls, socket_.native_handle());
   if (!tls_->session) {
-    LogLine("closed a connection from " + PeerName() + ": cannot start a TLS session");
+    LogClientCausedLine("closed a connection from " + PeerName() + ": cannot start a TLS session");
     return Close();
   }
   SetPhase(Phase::kHandshake);
@@ -35,7 +36,7 @@ void Connection::ContinueHandshake() {
     case TlsSession::Result::kClosed:
       return Close();  // the client went away before the handshake (a port probe)
     case TlsSession::Result::kFailed:
-      LogLine("closed a connection from " + PeerName() + ": TLS handshake failed: " + tls_->session->error());
+      LogClientCausedLine("closed a connection from " + PeerName() + ": TLS handshake failed: " + tls_->session->error());
       return Close();
   }
 }
@@ -83,7 +84,7 @@ ssize_t Connection::ReceiveTls(char* room, size_t length) {
         errno = EAGAIN;
         return -1;
       case TlsSession::Result::kFailed:
-        LogLine("closed a connection from " + PeerName() + ": TLS error: " + tls_->session->error());
+        LogClientCausedLine("closed a connection from " + PeerName() + ": TLS error: " + tls_->session->error());
         return 0;
       default:
         return 0;

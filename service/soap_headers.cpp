@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "common/log.h"
+#include "common/log_limiter.h"
 #include "soapH.h"
 
 namespace lather {
@@ -149,7 +150,7 @@ int SoapEngine::Authorize(size_t operation) {
   for (char& c : shown) {
     if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';  // one log line, whatever was sent
   }
-  LogLine("authentication failed for user '" + shown + "'");
+  LogClientCausedLine("authentication failed for user '" + shown + "'");
   return AuthFault(wsse_code, "wrong user name or password");
 }
 

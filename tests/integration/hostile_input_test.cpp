@@ -541,3 +541,27 @@ TEST_CASE("a gzip-encoded request is decoded, and a gzip bomb gets 413 after dec
   CHECK(Counter(service, "gzipped") == 1);
   CheckRecovered(service, before);
 }
+
+TEST_CASE("a flood of bad requests writes at most 50 rejection lines a second and says how many it left out",
+          "[integration][hostile][log]") {
+  ServiceProcess service;
+  constexpr int kFlood = 1000;
+  const std::string kBadFraming = "POST /soap HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n";
+  for (int i = 0; i < kFlood; ++i) {
+    const RawResponse refused = SendRaw(service.port(), kBadFraming);
+    REQUIRE(refused.status == 400);
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(1100));  // a new second: the next line is written
+  REQUIRE(SendRaw(service.port(), kBadFraming).status == 400);
+  const std::string log = service.Log();
+  size_t lines = 0;
+  for (size_t at = log.find("rejected a request"); at != std::string::npos; at = log.find("rejected a request", at + 1)) {
+    ++lines;
+  }
+  INFO(lines << " rejection lines for " << kFlood + 1 << " rejections");
+  CHECK(lines < static_cast<size_t>(kFlood));
+  CHECK(lines >= 2);
+  CHECK(log.find("log lines caused by clients were left out") != std::string::npos);
+  // The service still serves.
+  CHECK(SendRaw(service.port(), "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n").status == 200);
+}
