@@ -223,7 +223,8 @@ bool BlockingConnection::WriteAll(std::string_view head, std::string_view body) 
 }
 
 void BlockingConnection::Reject(int status, const std::string& reason, const char* extra_headers) {
-  LogClientCausedLine("rejected a request from " + DescribeClient(PeerName(), parser_.forwarded_for()) + ": " + std::to_string(status) + " " + reason);
+  LogClientCausedLine("rejected a request from " + DescribeClient(PeerName(), parser_.forwarded_for()) + ": " +
+                      std::to_string(status) + " " + reason);
   router_.Reject(status, reason, parser_.head_complete() ? parser_.request().content_type : "", extra_headers,
                  &response_);
   if (!WriteAll(response_.head, response_.body)) return;

@@ -33,7 +33,7 @@ bool BlockingConnection::HandshakeTls() {
         if (WaitTls(result, deadline, true)) continue;
         if (Clock::now() >= deadline) {
           LogClientCausedLine("closed a connection from " + PeerName() + ": the TLS handshake did not complete within " +
-                  std::to_string(options_.header_timeout.count()) + " ms");
+                              std::to_string(options_.header_timeout.count()) + " ms");
         }
         return false;
       case TlsSession::Result::kClosed:

@@ -83,7 +83,7 @@ void Connection::OnDeadline() {
       break;
     case Phase::kHandshake:
       LogClientCausedLine("closed a connection from " + PeerName() + ": the TLS handshake did not complete within " +
-              std::to_string(loop_->options().header_timeout.count()) + " ms");
+                          std::to_string(loop_->options().header_timeout.count()) + " ms");
       Close();
       break;
     case Phase::kHead:
@@ -237,7 +237,8 @@ std::string Connection::PeerName() const {
 }
 
 void Connection::Reject(int status, const std::string& reason, const char* extra_headers) {
-  LogClientCausedLine("rejected a request from " + DescribeClient(PeerName(), parser_.forwarded_for()) + ": " + std::to_string(status) + " " + reason);
+  LogClientCausedLine("rejected a request from " + DescribeClient(PeerName(), parser_.forwarded_for()) + ": " +
+                      std::to_string(status) + " " + reason);
   loop_->router().Reject(status, reason, parser_.head_complete() ? parser_.request().content_type : "",
                          extra_headers, &response_);
   close_after_write_ = true;

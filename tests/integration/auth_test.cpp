@@ -26,11 +26,11 @@ using lather::test::RunCommand;
 using lather::test::SendRaw;
 using lather::test::ServiceBinary;
 using lather::test::ServiceProcess;
+using lather::test::kEnv11;
+using lather::test::kEnv12;
 
 namespace {
 
-constexpr char kEnv11[] = "http://schemas.xmlsoap.org/soap/envelope/";
-constexpr char kEnv12[] = "http://www.w3.org/2003/05/soap-envelope";
 constexpr char kWsse[] = "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd";
 constexpr char kPasswordText[] =
     "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-username-token-profile-1.0#PasswordText";

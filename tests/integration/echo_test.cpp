@@ -32,13 +32,13 @@ using lather::test::RunCommand;
 using lather::test::SendRaw;
 using lather::test::ServiceProcess;
 using lather::test::SoapPost;
+using lather::test::kEnv11;
+using lather::test::kEnv12;
+using lather::test::kSoap11Type;
+using lather::test::kSoap12Type;
 
 namespace {
 
-constexpr char kEnv11[] = "http://schemas.xmlsoap.org/soap/envelope/";
-constexpr char kEnv12[] = "http://www.w3.org/2003/05/soap-envelope";
-constexpr char kSoap11Type[] = "text/xml; charset=utf-8";
-constexpr char kSoap12Type[] = "application/soap+xml; charset=utf-8";
 
 Client MakeClient(const ServiceProcess& service, bool soap12) {
   ClientOptions options;

@@ -41,6 +41,12 @@ class RawConnection {
 // One connection, one request, one response.
 RawResponse SendRaw(int port, const std::string& bytes);
 
+// The SOAP 1.1 and 1.2 envelope namespaces and the Content-Types that go with them.
+inline constexpr char kEnv11[] = "http://schemas.xmlsoap.org/soap/envelope/";
+inline constexpr char kEnv12[] = "http://www.w3.org/2003/05/soap-envelope";
+inline constexpr char kSoap11Type[] = "text/xml; charset=utf-8";
+inline constexpr char kSoap12Type[] = "application/soap+xml; charset=utf-8";
+
 // "POST /soap" with the given Content-Type (and SOAPAction when not empty) and body.
 std::string SoapPost(const std::string& content_type, const std::string& body, const std::string& action = "");
 
