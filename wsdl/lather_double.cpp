@@ -1,33 +1,17 @@
 // The custom serializer of xsd__double declared in wsdl/lather_double.h: gSOAP's reader, a faster writer.
 // Thread safety: as gSOAP's own serializers (one struct soap per thread).
-#include <charconv>
-#include <cmath>
-#include <cstdlib>
-
 #include "soapH.h"
+#include "wsdl/double_text.h"
 
 SOAP_FMAC3 void SOAP_FMAC4 soap_default_xsd__double(struct soap*, double* a) { *a = 0; }
 
 SOAP_FMAC3 void SOAP_FMAC4 soap_serialize_xsd__double(struct soap*, double const*) {}
 
-// The lexical form of `n` as gSOAP's "%.17lG" lays it out (plain notation for decimal exponents -4..16,
-// otherwise d.dddE+XX; NaN, INF, -INF), but with the fewest digits that read back as the same double.
+// The lexical form of `n` as gSOAP's "%.17lG" lays it out, with the fewest digits that read back as the
+// same double (wsdl/double_text.h).
 SOAP_FMAC3 const char* SOAP_FMAC4 soap_xsd__double2s(struct soap* soap, double n) {
-  if (std::isnan(n)) return "NaN";
-  if (std::isinf(n)) return n > 0 ? "INF" : "-INF";
-  char* const first = soap->tmpbuf;
-  char* const last = soap->tmpbuf + sizeof(soap->tmpbuf) - 1;  // 1,024 bytes: any double's form fits
-  std::to_chars_result r = std::to_chars(first, last, n, std::chars_format::scientific);
-  *r.ptr = '\0';
-  char* e = first;
-  while (*e != 'e') ++e;
-  const int exponent = std::atoi(e + 1);
-  if (exponent >= -4 && exponent < 17) {
-    r = std::to_chars(first, last, n, std::chars_format::fixed);
-  } else {
-    *e = 'E';
-  }
-  *r.ptr = '\0';
+  static_assert(sizeof(soap->tmpbuf) >= lather::kXsdDoubleTextBytes);
+  lather::FormatXsdDouble(n, soap->tmpbuf);
   return soap->tmpbuf;
 }
 

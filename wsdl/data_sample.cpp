@@ -1,0 +1,24 @@
+#include "wsdl/data_sample.h"
+
+namespace lather {
+
+DataSample* SampleSet::Add() {
+  if (used_in_last_ == kChunk) {
+    chunks_.push_back(std::make_unique<DataSample[]>(kChunk));
+    used_in_last_ = 0;
+  }
+  ++owned_;
+  return &chunks_.back()[used_in_last_++];
+}
+
+void SampleSet::Clear() {
+  samples.clear();
+  graph = false;
+  owned_ = 0;
+  if (chunks_.empty()) return;
+  chunks_.resize(1);
+  for (size_t i = 0; i < used_in_last_; ++i) chunks_[0][i] = DataSample();
+  used_in_last_ = 0;
+}
+
+}  // namespace lather

@@ -1,0 +1,1 @@
+#include "wsdl/sample_writer.h"
