@@ -23,6 +23,7 @@ using lather::Client;
 using lather::ClientOptions;
 using lather::DataSample;
 using lather::FirstDifference;
+using lather::SampleSet;
 using lather::Status;
 using lather::test::CallBinary;
 using lather::test::CommandResult;
@@ -110,11 +111,18 @@ long ResidentKiB(pid_t pid) { return StatusKiB(pid, "VmRSS:"); }
 
 long PeakResidentKiB(pid_t pid) { return StatusKiB(pid, "VmHWM:"); }
 
+// A set of the given childless samples, in order.
+SampleSet SetOf(std::vector<DataSample> samples) {
+  SampleSet set;
+  for (DataSample& s : samples) set.Append(std::move(s));
+  return set;
+}
+
 void ExpectServing(const ServiceProcess& service) {
   Client client = MakeClient(service, false);
-  std::vector<DataSample> echoed;
-  REQUIRE(client.EchoDataSamples({Plain()}, &echoed).ok());
-  CHECK(FirstDifference({Plain()}, echoed).empty());
+  SampleSet echoed;
+  REQUIRE(client.EchoDataSamples(SetOf({Plain()}), &echoed).ok());
+  CHECK(FirstDifference(SetOf({Plain()}), echoed).empty());
 }
 
 }  // namespace
@@ -123,14 +131,14 @@ TEST_CASE("generated samples of many seeds, counts and depths echo equal field b
   ServiceProcess service;
   Client client11 = MakeClient(service, false);
   Client client12 = MakeClient(service, true);
-  std::vector<DataSample> echoed;
+  SampleSet echoed;
   for (uint64_t seed = 1; seed <= 24; ++seed) {
     lather::SampleShape shape;
     shape.seed = seed;
     shape.count = static_cast<size_t>((seed * 37) % 260);  // 0 .. 259: small, empty, and past 50, 100, 150
     shape.depth = static_cast<int>(seed % 4);
     INFO("seed " << seed << ", count " << shape.count << ", depth " << shape.depth);
-    const std::vector<DataSample> samples = lather::GenerateSamples(shape);
+    const SampleSet samples = lather::GenerateSamples(shape);
     Client& client = seed % 2 == 0 ? client12 : client11;
     const Status s = client.EchoDataSamples(samples, &echoed);
     REQUIRE(s.ok());
@@ -144,22 +152,22 @@ TEST_CASE("every DataSample field survives the echo at its edge values", "[integ
   const bool soap12 = GENERATE(false, true);
   INFO("soap12 = " << soap12);
   Client client = MakeClient(service, soap12);
-  std::vector<DataSample> samples;
+  SampleSet samples;
   DataSample empty;  // every string empty, every number zero, every list empty
   empty.date_of_birth = "0001-01-01T00:00:00Z";
-  samples.push_back(empty);
+  samples.Append(empty);
   DataSample high = Plain();
   high.zip = 4294967295u;
   high.experience = INT_MAX;
   high.salary = std::numeric_limits<double>::infinity();
   high.date_of_birth = "9999-12-31T23:59:59.999999+14:00";
-  samples.push_back(high);
+  samples.Append(high);
   DataSample low = Plain();
   low.zip = 0;
   low.experience = INT_MIN;
   low.salary = -std::numeric_limits<double>::infinity();
   low.date_of_birth = "1901-12-13T20:45:52-12:00";  // before 1970 (and before a 32-bit time_t)
-  samples.push_back(low);
+  samples.Append(low);
   DataSample odd = Plain();
   odd.salary = std::nan("");
   odd.date_of_birth = "1969-12-31T23:59:59+05:30";
@@ -168,31 +176,35 @@ TEST_CASE("every DataSample field survives the echo at its edge values", "[integ
   odd.city = "tab\tand\nnewline";
   odd.email = "\xF0\x9F\x98\x80 four-byte UTF-8, \xE2\x82\xAC three, \xC3\xA9 two";
   odd.designation = std::string(10000, 'x');  // a long string
-  samples.push_back(odd);
+  samples.Append(odd);
   DataSample zero = Plain();
   zero.salary = -0.0;
   zero.date_of_birth = "1970-01-01T00:00:00";  // no offset at all
-  samples.push_back(zero);
+  samples.Append(zero);
   DataSample tiny = Plain();
   tiny.salary = std::numeric_limits<double>::denorm_min();
-  samples.push_back(tiny);
+  samples.Append(tiny);
   DataSample precise = Plain();
   precise.salary = 0.1 + 0.2;  // needs all 17 digits to come back bit for bit
   precise.experience = -1;
-  samples.push_back(precise);
+  samples.Append(precise);
   DataSample large = Plain();
   for (int i = 0; i < 5000; ++i) large.contact_nos.push_back("+1 555 " + std::to_string(i));
   for (int i = 0; i < 5000; ++i) large.companies_worked_for.push_back(i % 2 == 0 ? "" : "Company " + std::to_string(i));
-  for (int i = 0; i < 300; ++i) large.children.push_back(Plain());
-  samples.push_back(large);
+  for (int i = 0; i < 300; ++i) {
+    DataSample* child = samples.Add();
+    *child = Plain();
+    large.children.push_back(child);
+  }
+  samples.Append(large);
 
-  std::vector<DataSample> echoed;
+  SampleSet echoed;
   const Status s = client.EchoDataSamples(samples, &echoed);
   REQUIRE(s.ok());
   CHECK(FirstDifference(samples, echoed).empty());
-  REQUIRE(echoed.size() == samples.size());
-  CHECK(std::signbit(echoed[4].salary));  // -0.0 keeps its sign
-  CHECK(std::isnan(echoed[3].salary));
+  REQUIRE(echoed.samples.size() == samples.samples.size());
+  CHECK(std::signbit(echoed.samples[4]->salary));  // -0.0 keeps its sign
+  CHECK(std::isnan(echoed.samples[3]->salary));
   CHECK(service.Stop() == 0);
 }
 
@@ -269,8 +281,8 @@ TEST_CASE("more samples than --max-occurs are a Client fault, and exactly that m
   Client client = MakeClient(service, false);
   lather::SampleShape shape;
   shape.count = 1000;
-  std::vector<DataSample> echoed;
-  const std::vector<DataSample> at_limit = lather::GenerateSamples(shape);
+  SampleSet echoed;
+  const SampleSet at_limit = lather::GenerateSamples(shape);
   REQUIRE(client.EchoDataSamples(at_limit, &echoed).ok());
   CHECK(FirstDifference(at_limit, echoed).empty());
   shape.count = 1001;
@@ -281,7 +293,7 @@ TEST_CASE("more samples than --max-occurs are a Client fault, and exactly that m
   // Nested lists count too: 1001 contact numbers in one sample.
   DataSample many = Plain();
   many.contact_nos.assign(1001, "+1");
-  const Status nested = client.EchoDataSamples({many}, &echoed);
+  const Status nested = client.EchoDataSamples(SetOf({many}), &echoed);
   REQUIRE(nested.kind() == Status::Kind::kFault);
   CHECK(nested.fault_code() == "SOAP-ENV:Client");
   ExpectServing(service);
@@ -337,12 +349,12 @@ TEST_CASE("memory of large echoes goes back to the system instead of piling up p
   ServiceProcess service("", {"--pool-threads", "4"});
   lather::SampleShape shape;
   shape.count = 20000;  // about 12 MB each way
-  const std::vector<DataSample> samples = lather::GenerateSamples(shape);
+  const SampleSet samples = lather::GenerateSamples(shape);
   ExpectServing(service);
   const long before = ResidentKiB(service.pid());
   {
     Client client = MakeClient(service, false);
-    std::vector<DataSample> echoed;
+    SampleSet echoed;
     for (int i = 0; i < 6; ++i) {  // on whichever pool threads take them
       REQUIRE(client.EchoDataSamples(samples, &echoed).ok());
     }
