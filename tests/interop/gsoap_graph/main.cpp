@@ -260,11 +260,13 @@ class GraphComparer {
 
 // gSOAP's error after a failed call, on one line: the fault's code and reason, or the transport error.
 std::string CallError(struct soap* soap) {
+  if (soap_fault_string(soap) == nullptr) soap_set_fault(soap);  // a transport error: gSOAP's words for it
   const char** code = soap_faultcode(soap);
   const char* subcode = soap->version == 2 ? soap_fault_subcode(soap) : nullptr;  // 1.1 answers the code again
   const char* reason = soap_fault_string(soap);
   const char* detail = soap_fault_detail(soap);
-  std::string line = "HTTP " + std::to_string(soap->status) + ", gSOAP error " + std::to_string(soap->error);
+  std::string line = soap->status >= 100 && soap->status < 600 ? "HTTP " + std::to_string(soap->status) + ", " : "";
+  line += "gSOAP error " + std::to_string(soap->error);
   if (code != nullptr && *code != nullptr) line += ", fault " + std::string(*code);
   if (subcode != nullptr) line += "/" + std::string(subcode);
   line += ": " + std::string(reason != nullptr ? reason : "(no reason)");
