@@ -51,6 +51,14 @@ for v in 1.1 1.2; do
     has "SOAP $v $graph: the echo defines and refers in gSOAP's spelling ($id, $ref)" "$work/resp" "$id" "$ref"
   done
 done
+# The classic engine (thread per connection) reads and writes the echo with the same codec.
+start classic --engine classic
+for v in 1.1 1.2; do
+  flag=(); [[ $v == 1.2 ]] && flag=(--soap12)
+  out=$("$client_bin" "$url" "${flag[@]}" 2>&1); rc=$?
+  if [[ $rc -eq 0 && $out == PASS* ]]; then pass "gSOAP graph client, SOAP $v, classic engine: $out"
+  else fail "gSOAP graph client, SOAP $v, classic engine (exit $rc): $out"; fi
+done
 out=$("$client_bin" "$url" --no-such-flag 2>&1); rc=$?
 [[ $rc -eq 2 ]] && pass "an unknown flag exits 2" || fail "an unknown flag exits $rc: $out"
 
