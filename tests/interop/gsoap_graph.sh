@@ -3,7 +3,7 @@
 # runtime with id/ref support) sends EchoDataSamples with shared and cyclic samples, over SOAP 1.1 and
 # 1.2, to lather-service (its own sample codec), and checks the echo it reads back keeps every sample's
 # identity and fields; the request must carry gSOAP's id/ref spelling (1.1: id="_3" + href="#_3", 1.2:
-# SOAP-ENC:id="_3" + SOAP-ENC:ref="_3") on `sample` elements, and so must the response. Then `--echo-codec gsoap` (gSOAP's
+# SOAP-ENC:id="_3" + SOAP-ENC:ref="_3") on `sample` elements, and so must the response; a tree stays plain. Then `--echo-codec gsoap` (gSOAP's
 # generated readers, built WITH_NOIDREF) must refuse the same graph with a Client/Sender fault.
 # Usage: gsoap_graph.sh PATH/TO/lather-service PATH/TO/lather-gsoap-graph-client
 set -uo pipefail
@@ -51,6 +51,17 @@ for v in 1.1 1.2; do
     has "SOAP $v $graph: the echo defines and refers in gSOAP's spelling ($id, $ref)" "$work/resp" "$id" "$ref"
   done
 done
+# A tree (nothing shared): gSOAP writes no id or reference, and the echo is plain document/literal.
+for v in 1.1 1.2; do
+  flag=(); [[ $v == 1.2 ]] && flag=(--soap12)
+  out=$("$client_bin" "$url" "${flag[@]}" --tree --dump "$work/req" --dump-response "$work/resp" 2>&1); rc=$?
+  if [[ $rc -eq 0 && $out == PASS* ]]; then pass "gSOAP graph client, SOAP $v, a tree: $out"
+  else fail "gSOAP graph client, SOAP $v, a tree (exit $rc): $out"; fi
+  if grep -qE '(id|ref)="' "$work/req" "$work/resp"; then fail "SOAP $v tree: an id or a reference in $(grep -hoE '<[^>]*(id|ref)="[^>]*>' "$work/req" "$work/resp" | head -n3)"
+  elif grep -qF '<l:firstname>' "$work/resp"; then pass "SOAP $v tree: no id or reference in the request or the echo"
+  else fail "SOAP $v tree: the echo holds no sample"; fi
+done
+
 # The classic engine (thread per connection) reads and writes the echo with the same codec.
 start classic --engine classic
 for v in 1.1 1.2; do

@@ -23,7 +23,7 @@
 namespace {
 
 constexpr char kUsage[] =
-    "usage: lather-gsoap-graph-client URL [--soap12] [--small] [--dump FILE] [--dump-response FILE]\n"
+    "usage: lather-gsoap-graph-client URL [--soap12] [--small | --tree] [--dump FILE] [--dump-response FILE]\n"
     "  Sends EchoDataSamples with gSOAP in SOAP_XML_GRAPH mode (shared and cyclic samples as id/ref) and\n"
     "  checks that the echo keeps every sample's identity and fields. Exit 0: echoed intact, 1: a fault,\n"
     "  an error or a difference (one line says which), 2: bad usage.\n"
@@ -32,6 +32,8 @@ constexpr char kUsage[] =
     "  --small               two samples A, B: Body list [A, B], B's children [A, B] (A shared, B its own\n"
     "                        child); default: four samples A, B, C, D: list [A, B, C, B], C's children\n"
     "                        [A, D], D's children [C] (B twice, A shared, the cycle C -> D -> C)\n"
+    "  --tree                three samples, nothing shared: list [A, B], B's children [C] (gSOAP then\n"
+    "                        writes no id/ref, and the echo must be a tree too)\n"
     "  --dump FILE           write the request's XML (the HTTP body gSOAP sent) to FILE\n"
     "  --dump-response FILE  write the response's XML (the HTTP body received) to FILE\n"
     "  --help                this text\n";
@@ -55,7 +57,7 @@ const Namespace kNamespaces12[] = {
 struct Options {
   std::string url;
   bool soap12 = false;
-  bool small = false;
+  enum class Graph { kDefault, kSmall, kTree } graph = Graph::kDefault;
   std::string dump;           // file for the request XML; empty: none
   std::string dump_response;  // file for the response XML; empty: none
 };
@@ -158,17 +160,22 @@ l__DataSample* NewSample(struct soap* soap, size_t index) {
   return s;
 }
 
-// The request's sample list: the default graph or --small's (see kUsage).
-l__DataSampleList* BuildGraph(struct soap* soap, bool small) {
+// The request's sample list: the default graph, --small's or --tree's (see kUsage).
+l__DataSampleList* BuildGraph(struct soap* soap, Options::Graph graph) {
   l__DataSampleList* top = soap_new_l__DataSampleList(soap);
   l__DataSample* a = NewSample(soap, 0);
   l__DataSample* b = NewSample(soap, 1);
-  if (small) {
+  if (graph == Options::Graph::kSmall) {
     top->sample = {a, b};
     b->children->sample = {a, b};
     return top;
   }
   l__DataSample* c = NewSample(soap, 2);
+  if (graph == Options::Graph::kTree) {
+    top->sample = {a, b};
+    b->children->sample = {c};
+    return top;
+  }
   l__DataSample* d = NewSample(soap, 3);
   top->sample = {a, b, c, b};
   c->children->sample = {a, d};
@@ -295,7 +302,7 @@ int Run(const Options& options) {
 
   _l__EchoDataSamples request;
   request.soap_default(soap);
-  request.samples = BuildGraph(soap, options.small);
+  request.samples = BuildGraph(soap, options.graph);
   _l__EchoDataSamplesResponse response;
   // The SOAP 1.2 binding's operation (LatherSoap12) for 1.2; the same message either way.
   const int rc = options.soap12 ? proxy.EchoDataSamples_(options.url.c_str(), nullptr, &request, response)
@@ -317,9 +324,10 @@ int Run(const Options& options) {
       std::printf("FAIL %s EchoDataSamples echo: %s\n", version, comparer.error().c_str());
       exit_code = 1;
     } else {
-      std::printf("PASS %s EchoDataSamples echoed a %zu-sample shared and cyclic graph with identity and fields "
-                  "intact (request XML %zu bytes, response XML %zu bytes)\n",
-                  version, comparer.objects(), sent.size(), received.size());
+      std::printf("PASS %s EchoDataSamples echoed a %zu-sample %s with identity and fields intact (request XML %zu "
+                  "bytes, response XML %zu bytes)\n",
+                  version, comparer.objects(), options.graph == Options::Graph::kTree ? "tree" : "shared and cyclic graph",
+                  sent.size(), received.size());
     }
   }
   proxy.destroy();
@@ -338,7 +346,9 @@ int main(int argc, char** argv) {
     } else if (arg == "--soap12") {
       options.soap12 = true;
     } else if (arg == "--small") {
-      options.small = true;
+      options.graph = Options::Graph::kSmall;
+    } else if (arg == "--tree") {
+      options.graph = Options::Graph::kTree;
     } else if ((arg == "--dump" || arg == "--dump-response") && i + 1 < argc) {
       (arg == "--dump" ? options.dump : options.dump_response) = argv[++i];
     } else if (arg.rfind("--", 0) != 0 && options.url.empty()) {
