@@ -2,9 +2,10 @@
 # A stock gSOAP client in SOAP_XML_GRAPH mode (lather-gsoap-graph-client: gSOAP's generated proxy and
 # runtime with id/ref support) sends EchoDataSamples with shared and cyclic samples, over SOAP 1.1 and
 # 1.2, to lather-service (its own sample codec), and checks the echo it reads back keeps every sample's
-# identity and fields; the request must carry gSOAP's id/ref spelling (1.1: id="_3" + href="#_3", 1.2:
-# SOAP-ENC:id="_3" + SOAP-ENC:ref="_3") on `sample` elements, and so must the response; a tree stays plain. Then `--echo-codec gsoap` (gSOAP's
-# generated readers, built WITH_NOIDREF) must refuse the same graph with a Client/Sender fault.
+# identity and fields; the request must carry gSOAP's id/ref spelling on `sample` elements (1.1: id="_3"
+# + href="#_3", 1.2: SOAP-ENC:id="_3" + SOAP-ENC:ref="_3"), and so must the echo; a tree stays plain; the
+# classic engine does the same. Then `--echo-codec gsoap` (gSOAP's generated readers, built WITH_NOIDREF)
+# must refuse the same graph with a Client/Sender fault.
 # Usage: gsoap_graph.sh PATH/TO/lather-service PATH/TO/lather-gsoap-graph-client
 set -uo pipefail
 service_bin=$1 client_bin=$2
