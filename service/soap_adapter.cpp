@@ -12,6 +12,7 @@
 #include "service/http_response.h"
 #include "service/markup_limits.h"
 #include "service/xml_prolog.h"
+#include "wsdl/sample_reader.h"
 #include "soapLatherSoapService.h"
 #include "wsdl/soap_runtime.h"
 
