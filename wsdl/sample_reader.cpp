@@ -229,6 +229,28 @@ inline const char* FindTextStop(const char* p, const char* end) {
   return p;
 }
 
+// True if the n bytes at a and b are equal (short names: no call to memcmp).
+inline bool Equal(const char* a, const char* b, size_t n) {
+  for (; n >= 8; a += 8, b += 8, n -= 8) {
+    uint64_t x, y;
+    std::memcpy(&x, a, 8);
+    std::memcpy(&y, b, 8);
+    if (x != y) return false;
+  }
+  if (n >= 4) {  // the first and the last four bytes (they may overlap)
+    uint32_t x, y, u, v;
+    std::memcpy(&x, a, 4);
+    std::memcpy(&y, b, 4);
+    std::memcpy(&u, a + n - 4, 4);
+    std::memcpy(&v, b + n - 4, 4);
+    return x == y && u == v;
+  }
+  for (; n > 0; ++a, ++b, --n) {
+    if (*a != *b) return false;
+  }
+  return true;
+}
+
 // Length of the UTF-8 sequence of an XML character at p (first byte from 0x80), or 0 with *why set.
 inline size_t Utf8Char(const char* p, const char* end, const char** why) {
   const auto* u = reinterpret_cast<const unsigned char*>(p);
@@ -371,6 +393,7 @@ class Reader {
   bool Schema(const std::string& message, const char* at) { return Fail(SampleReadProblem::kSchema, message, at); }
 
   std::string_view ExpectedName() const;
+  int ExpectedTag() const;
   std::string Inside() const;
   bool SkipMisc();
   bool SkipComment(const char* at, const char** next);
@@ -393,14 +416,16 @@ class Reader {
   bool StartElement(const char* at, std::string_view name, std::string_view local, StartTag* tag, bool general);
   bool Value(Frame& parent, const FieldSpec& spec, const char* at, std::string_view name, bool empty);
   bool CheckString(std::string_view element, size_t chars, const char* at) {
-    if (limits_.max_string != 0 && chars > limits_.max_string) {
-      return Fail(SampleReadProblem::kString,
-                  "'" + std::string(element) + "' has " + std::to_string(chars) + " characters; at most " +
-                      std::to_string(limits_.max_string) + " are allowed",
-                  at);
-    }
+    if (__builtin_expect(limits_.max_string != 0 && chars > limits_.max_string, 0)) return StringTooLong(element, chars, at);
     return true;
   }
+  __attribute__((noinline, cold)) bool StringTooLong(std::string_view element, size_t chars, const char* at) {
+    return Fail(SampleReadProblem::kString,
+                "'" + std::string(element) + "' has " + std::to_string(chars) + " characters; at most " +
+                    std::to_string(limits_.max_string) + " are allowed",
+                at);
+  }
+  void BuildTags(std::string_view prefix);
   bool Resolve();
 
   const char* const begin_;
@@ -416,6 +441,11 @@ class Reader {
   uint32_t epoch_ = 0;  // changes whenever ns_ does
   uint32_t cached_epoch_ = ~0u;
   std::string_view lather_prefix_;  // a prefix (or "" for the default) bound to urn:lather:v1 at cached_epoch_
+  // The qualified names "prefix:local" of every contract element (kTag* order) for lather_prefix_,
+  // rebuilt when that prefix's text changes; tags_built_ is false until the first build.
+  std::string tag_prefix_;
+  bool tags_built_ = false;
+  std::array<std::string, 4 + kFieldCount> tags_;
 
   std::vector<Attribute> attributes_;
   std::string scratch_;
@@ -425,6 +455,37 @@ class Reader {
   std::vector<Pending> pending_;
   bool graph_ = false;
 };
+
+// The index in tags_ of the element expected next (0 wrapper, 1 samples, 2 sample, 3 item, 4 + field), or -1.
+int Reader::ExpectedTag() const {
+  const Frame& f = stack_.back();
+  switch (f.kind) {
+    case Kind::kSample:
+      return f.field < kFieldCount ? 4 + f.field : -1;
+    case Kind::kStrings:
+      return 3;
+    case Kind::kList:
+      return 2;
+    case Kind::kWrapper:
+      return f.count == 0 ? 1 : -1;
+    case Kind::kRoot:
+      return 0;
+    case Kind::kReference:
+      return -1;
+  }
+  return -1;
+}
+
+void Reader::BuildTags(std::string_view prefix) {
+  tag_prefix_.assign(prefix.data(), prefix.size());
+  tags_built_ = true;
+  const std::string lead = prefix.empty() ? std::string() : tag_prefix_ + ":";
+  tags_[0] = lead + std::string(wrapper_);
+  tags_[1] = lead + "samples";
+  tags_[2] = lead + "sample";
+  tags_[3] = lead + "item";
+  for (size_t i = 0; i < kFieldCount; ++i) tags_[4 + i] = lead + std::string(kFields[i].name);
+}
 
 std::string_view Reader::ExpectedName() const {
   const Frame& f = stack_.back();
@@ -605,7 +666,7 @@ bool Reader::DecodeReference(const char** pp, std::string* out, size_t* extra) {
 
 bool Reader::ReadEndTag(const char* name, size_t name_len) {
   const char* p = p_ + 2;
-  if (static_cast<size_t>(end_ - p) > name_len && std::memcmp(p, name, name_len) == 0) {
+  if (static_cast<size_t>(end_ - p) > name_len && Equal(p, name, name_len)) {
     p += name_len;
     if (*p == '>') {
       p_ = p + 1;
@@ -963,6 +1024,7 @@ bool Reader::StartElement(const char* at, std::string_view name, std::string_vie
       size_t chars = 0;
       if (!empty && !ReadValue(name, &v, &chars)) return false;
       if (!CheckString("item", chars, at)) return false;
+      if (parent.strings->capacity() == 0) parent.strings->reserve(4);  // most lists are short: no regrowth
       parent.strings->emplace_back(v.data(), v.size());
       return true;
     }
@@ -1054,20 +1116,29 @@ bool Reader::Run(size_t start, std::string_view wrapper, const std::vector<Names
     }
     // The fast path: the expected name with the cached prefix and no attributes.
     if (cached_epoch_ == epoch_) {
-      const std::string_view expected = ExpectedName();
-      const size_t pl = lather_prefix_.size();
-      const size_t len = pl + (pl != 0) + expected.size();
-      const char* n = p_ + 1;
-      if (!expected.empty() && static_cast<size_t>(end_ - n) > len + 1 &&
-          std::memcmp(n, lather_prefix_.data(), pl) == 0 && (pl == 0 || n[pl] == ':') &&
-          std::memcmp(n + len - expected.size(), expected.data(), expected.size()) == 0 &&
-          (n[len] == '>' || (n[len] == '/' && n[len + 1] == '>'))) {
-        p_ = n + len + (n[len] == '>' ? 1 : 2);
-        const size_t mark = ns_.size();
-        const size_t depth_before = stack_.size();
-        if (!StartElement(at, std::string_view(n, len), expected, nullptr, false)) return false;
-        if (stack_.size() > depth_before) stack_.back().ns_mark = mark;
-        continue;
+      if (!tags_built_ || tag_prefix_ != lather_prefix_) BuildTags(lather_prefix_);
+      const int expected = ExpectedTag();
+      if (expected >= 0) {
+        const std::string& t = tags_[static_cast<size_t>(expected)];
+        const size_t len = t.size();
+        const char* n = p_ + 1;
+        if (static_cast<size_t>(end_ - n) > len + 1 && Equal(n, t.data(), len) &&
+            (n[len] == '>' || (n[len] == '/' && n[len + 1] == '>'))) {
+          const bool empty = n[len] == '/';
+          p_ = n + len + (empty ? 2 : 1);
+          Frame& top = stack_.back();
+          if (expected >= 4 && kFields[expected - 4].type != Field::kStrings && kFields[expected - 4].type != Field::kList &&
+              stack_.size() <= limits_.max_depth) {  // a simple value of a sample: the hottest case
+            if (!Value(top, kFields[expected - 4], at, std::string_view(n, len), empty)) return false;
+            continue;
+          }
+          const size_t mark = ns_.size();
+          const size_t depth_before = stack_.size();
+          // The name as written in the document (tags_ may be rebuilt while the element is open).
+          if (!StartElement(at, std::string_view(n, len), {}, nullptr, false)) return false;
+          if (stack_.size() > depth_before) stack_.back().ns_mark = mark;
+          continue;
+        }
       }
     }
     const size_t mark = ns_.size();
