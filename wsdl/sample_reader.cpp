@@ -55,14 +55,15 @@ bool IsXsdDateTime(std::string_view t) {
   while (p + year_digits < t.size() && t[p + year_digits] >= '0' && t[p + year_digits] <= '9') ++year_digits;
   if (year_digits < 4) return false;
   p += year_digits;
-  // -MM-DDThh:mm:ss
-  if (p + 15 > t.size() || t[p] != '-' || !Digits(t, p + 1, 2) || t[p + 3] != '-' || !Digits(t, p + 4, 2) ||
-      t[p + 6] != 'T' || !Digits(t, p + 7, 2) || t[p + 9] != ':' || !Digits(t, p + 10, 2) ||
-      t[p + 12] != ':' || !Digits(t, p + 13, 2)) {
-    return false;
+  // -MM-DDThh:mm:ss, checked against a pattern ('0' stands for a digit)
+  if (p + 15 > t.size()) return false;
+  static constexpr char kPattern[] = "-00-00T00:00:00";
+  const char* d = t.data() + p;
+  for (size_t i = 0; i < 15; ++i) {
+    if (kPattern[i] == '0' ? static_cast<unsigned>(d[i] - '0') > 9 : d[i] != kPattern[i]) return false;
   }
-  const int month = Number(t, p + 1, 2), day = Number(t, p + 4, 2);
-  const int hour = Number(t, p + 7, 2), minute = Number(t, p + 10, 2), second = Number(t, p + 13, 2);
+  const auto two = [](const char* c) { return (c[0] - '0') * 10 + (c[1] - '0'); };
+  const int month = two(d + 1), day = two(d + 4), hour = two(d + 7), minute = two(d + 10), second = two(d + 13);
   if (month < 1 || month > 12 || day < 1 || day > 31 || minute > 59 || second > 59) return false;
   if (hour > 24 || (hour == 24 && (minute != 0 || second != 0))) return false;
   p += 15;
@@ -229,13 +230,19 @@ inline const char* FindTextStop(const char* p, const char* end) {
   return p;
 }
 
-// True if the n bytes at a and b are equal (short names: no call to memcmp).
+// True if the n bytes at a and b are equal (short names: no call to memcmp). Loads overlap rather
+// than finish byte by byte.
 inline bool Equal(const char* a, const char* b, size_t n) {
-  for (; n >= 8; a += 8, b += 8, n -= 8) {
+  if (n >= 8) {
     uint64_t x, y;
-    std::memcpy(&x, a, 8);
-    std::memcpy(&y, b, 8);
-    if (x != y) return false;
+    for (; n > 8; a += 8, b += 8, n -= 8) {
+      std::memcpy(&x, a, 8);
+      std::memcpy(&y, b, 8);
+      if (x != y) return false;
+    }
+    std::memcpy(&x, a + n - 8, 8);
+    std::memcpy(&y, b + n - 8, 8);
+    return x == y;
   }
   if (n >= 4) {  // the first and the last four bytes (they may overlap)
     uint32_t x, y, u, v;
@@ -326,6 +333,7 @@ constexpr FieldSpec kFields[] = {
     {"companiesWorkedFor", Field::kStrings}, {"dateOfBirth", Field::kDateTime}, {"isMarried", Field::kBool},
     {"children", Field::kList}};
 constexpr unsigned char kFieldCount = sizeof kFields / sizeof kFields[0];
+constexpr bool kSimpleField[kFieldCount] = {true, true, true, true, true, false, true, true, true, false, true, true, false};
 
 enum class Kind : unsigned char { kRoot, kWrapper, kList, kSample, kReference, kStrings };
 
@@ -399,10 +407,17 @@ class Reader {
   bool SkipComment(const char* at, const char** next);
   bool SkipPi(const char* at, const char** next);
   bool CheckChars(const char* from, const char* to, size_t* extra, bool attribute);
-  bool ScanText(const char** p, size_t* extra);
+  inline bool ScanText(const char** p, size_t* extra);
   bool DecodeReference(const char** p, std::string* out, size_t* extra);
-  bool ReadValue(std::string_view name, std::string_view* value, size_t* chars);
-  bool ReadEndTag(const char* name, size_t name_len);
+  inline bool ReadValue(std::string_view name, std::string_view* value, size_t* chars);
+  __attribute__((noinline)) bool ReadValueSlow(std::string_view name, const char* start, const char* p, size_t extra,
+                                               std::string_view* value, size_t* chars);
+  bool Item(Frame& parent, const char* at, std::string_view name, bool empty);
+  __attribute__((noinline, cold)) bool BadValue(const FieldSpec& spec, std::string_view v, const char* type, const char* at) {
+    return Schema(std::string(spec.name) + " '" + Excerpt(v) + "' is not an " + type, at);
+  }
+  inline bool ReadEndTag(const char* name, size_t name_len);
+  __attribute__((noinline)) bool ReadEndTagSlow(const char* name, size_t name_len);
   bool ScanName(const char** p, size_t* colon);
   bool ParseStartTag(StartTag* tag);
   bool AttributeValue(const Attribute& a, std::string* value);
@@ -445,6 +460,7 @@ class Reader {
   // rebuilt when that prefix's text changes; tags_built_ is false until the first build.
   std::string tag_prefix_;
   bool tags_built_ = false;
+  uint32_t tags_epoch_ = ~0u;  // the cached_epoch_ tags_ were last checked at
   std::array<std::string, 4 + kFieldCount> tags_;
 
   std::vector<Attribute> attributes_;
@@ -560,6 +576,8 @@ bool Reader::SkipPi(const char* at, const char** next) {
 
 // Skips white space, comments and processing instructions up to the next tag ('<' then a name or '/').
 bool Reader::SkipMisc() {
+  // The common case: a tag right here.
+  if (end_ - p_ >= 2 && *p_ == '<' && p_[1] != '?' && p_[1] != '!') return true;
   for (;;) {
     while (p_ < end_ && (kByte[static_cast<unsigned char>(*p_)] & kSpace)) ++p_;
     if (p_ >= end_) return Malformed("the document ends " + Inside(), p_);
@@ -600,22 +618,29 @@ bool Reader::ScanText(const char** pp, size_t* extra) {
   const char* p = *pp;
   for (;;) {
     p = FindTextStop(p, end_);
-    if (p == end_) break;
-    const auto c = static_cast<unsigned char>(*p);
-    if (c < 0x80) {
-      if (c == '<' || c == '&' || c == '\r') break;
+    while (p < end_) {  // the byte that stopped the scan and those right after it (a non-ASCII word)
+      const auto c = static_cast<unsigned char>(*p);
+      if (c >= 0x80) {
+        const char* why;
+        const size_t n = Utf8Char(p, end_, &why);
+        if (__builtin_expect(n == 0, 0)) return Malformed(why, p);
+        *extra += n - 1;
+        p += n;
+        continue;
+      }
+      if (c == '<' || c == '&' || c == '\r') {
+        *pp = p;
+        return true;
+      }
+      if (c >= 0x20) break;  // plain ASCII again: back to the 16-byte scan
       if (c != '\t' && c != '\n') return Malformed("a control character that XML 1.0 forbids", p);
       ++p;
-      continue;
     }
-    const char* why;
-    const size_t n = Utf8Char(p, end_, &why);
-    if (n == 0) return Malformed(why, p);
-    *extra += n - 1;
-    p += n;
+    if (p == end_) {
+      *pp = p;
+      return true;
+    }
   }
-  *pp = p;
-  return true;
 }
 
 // Decodes the reference at *p ('&') into *out and moves past its ';'.
@@ -666,12 +691,17 @@ bool Reader::DecodeReference(const char** pp, std::string* out, size_t* extra) {
 
 bool Reader::ReadEndTag(const char* name, size_t name_len) {
   const char* p = p_ + 2;
+  if (__builtin_expect(static_cast<size_t>(end_ - p) > name_len && Equal(p, name, name_len) && p[name_len] == '>', 1)) {
+    p_ = p + name_len + 1;
+    return true;
+  }
+  return ReadEndTagSlow(name, name_len);
+}
+
+bool Reader::ReadEndTagSlow(const char* name, size_t name_len) {
+  const char* p = p_ + 2;
   if (static_cast<size_t>(end_ - p) > name_len && Equal(p, name, name_len)) {
     p += name_len;
-    if (*p == '>') {
-      p_ = p + 1;
-      return true;
-    }
     while (p < end_ && IsSpace(*p)) ++p;
     if (p < end_ && *p == '>') {
       p_ = p + 1;
@@ -692,12 +722,17 @@ bool Reader::ReadValue(std::string_view name, std::string_view* value, size_t* c
   const char* p = p_;
   size_t extra = 0;
   if (!ScanText(&p, &extra)) return false;
-  if (end_ - p >= 2 && p[0] == '<' && p[1] == '/') {  // the common case: nothing to decode
+  if (__builtin_expect(end_ - p >= 2 && p[0] == '<' && p[1] == '/', 1)) {  // the common case: nothing to decode
     *value = std::string_view(start, static_cast<size_t>(p - start));
     *chars = value->size() - extra;
     p_ = p;
     return ReadEndTag(name.data(), name.size());
   }
+  return ReadValueSlow(name, start, p, extra, value, chars);
+}
+
+bool Reader::ReadValueSlow(std::string_view name, const char* start, const char* p, size_t extra,
+                           std::string_view* value, size_t* chars) {
   scratch_.assign(start, p);
   for (;;) {
     if (p >= end_) return Malformed("the document ends inside '" + std::string(name) + "'", p);
@@ -931,42 +966,54 @@ bool Reader::Value(Frame& parent, const FieldSpec& spec, const char* at, std::st
   size_t chars = 0;
   if (!empty && !ReadValue(name, &v, &chars)) return false;
   DataSample* s = parent.sample;
-  const std::string_view c = spec.type == Field::kString ? v : Collapse(v);
-  const auto bad = [&](const char* type) {
-    return Schema(std::string(spec.name) + " '" + Excerpt(v) + "' is not an " + type, at);
-  };
   switch (spec.type) {
     case Field::kString: {
       if (!CheckString(spec.name, chars, at)) return false;
-      std::string* field = parent.field == 0   ? &s->firstname
-                           : parent.field == 1 ? &s->lastname
-                           : parent.field == 2 ? &s->city
-                           : parent.field == 4 ? &s->email
-                                               : &s->designation;
-      field->assign(v.data(), v.size());
+      static constexpr std::string DataSample::*kMember[] = {&DataSample::firstname, &DataSample::lastname,
+                                                              &DataSample::city,      nullptr,
+                                                              &DataSample::email,     nullptr,
+                                                              &DataSample::designation};
+      s->*kMember[parent.field] = std::string(v.data(), v.size());  // cheaper than assign() into an empty string
       break;
     }
     case Field::kZip:
-      if (!ParseXsdUnsignedInt(c, &s->zip)) return bad("xsd:unsignedInt");
+      if (!ParseXsdUnsignedInt(Collapse(v), &s->zip)) return BadValue(spec, v, "xsd:unsignedInt", at);
       break;
     case Field::kInt:
-      if (!ParseXsdInt(c, &s->experience)) return bad("xsd:int");
+      if (!ParseXsdInt(Collapse(v), &s->experience)) return BadValue(spec, v, "xsd:int", at);
       break;
     case Field::kDouble:
-      if (!ParseXsdDouble(c, &s->salary)) return bad("xsd:double");
+      if (!ParseXsdDouble(Collapse(v), &s->salary)) return BadValue(spec, v, "xsd:double", at);
       break;
     case Field::kBool:
-      if (!ParseXsdBoolean(c, &s->is_married)) return bad("xsd:boolean");
+      if (!ParseXsdBoolean(Collapse(v), &s->is_married)) return BadValue(spec, v, "xsd:boolean", at);
       break;
-    case Field::kDateTime:
+    case Field::kDateTime: {
       if (!CheckString(spec.name, chars, at)) return false;
-      if (!IsXsdDateTime(c)) return bad("xsd:dateTime");
-      s->date_of_birth.assign(c.data(), c.size());
+      const std::string_view c = Collapse(v);
+      if (!IsXsdDateTime(c)) return BadValue(spec, v, "xsd:dateTime", at);
+      s->date_of_birth = std::string(c.data(), c.size());
       break;
+    }
     default:
       break;
   }
   ++parent.field;
+  return true;
+}
+
+// Reads an `item` of the StringList `parent` whose start tag was just read.
+bool Reader::Item(Frame& parent, const char* at, std::string_view name, bool empty) {
+  if (__builtin_expect(++parent.count > limits_.max_occurs, 0)) {
+    return Fail(SampleReadProblem::kOccurs,
+                "more than " + std::to_string(limits_.max_occurs) + " 'item' elements in one list", at);
+  }
+  std::string_view v;
+  size_t chars = 0;
+  if (!empty && !ReadValue(name, &v, &chars)) return false;
+  if (!CheckString("item", chars, at)) return false;
+  if (parent.strings->capacity() == 0) parent.strings->reserve(4);  // most lists are short: no regrowth
+  parent.strings->emplace_back(v.data(), v.size());
   return true;
 }
 
@@ -980,8 +1027,8 @@ bool Reader::StartElement(const char* at, std::string_view name, std::string_vie
     return Fail(SampleReadProblem::kDepth,
                 "elements nested deeper than " + std::to_string(limits_.max_depth) + " levels", at);
   }
-  const std::string_view expected = ExpectedName();
   if (general) {
+    const std::string_view expected = ExpectedName();
     if (expected.empty()) {
       return Schema("the element '" + std::string(name) + "' " + Inside() +
                         (parent.kind == Kind::kReference ? ", a reference, which must be empty" : " after its last child"),
@@ -1015,19 +1062,8 @@ bool Reader::StartElement(const char* at, std::string_view name, std::string_vie
       child.kind = Kind::kList;
       child.list = &out_->samples;
       break;
-    case Kind::kStrings: {
-      if (++parent.count > limits_.max_occurs) {
-        return Fail(SampleReadProblem::kOccurs,
-                    "more than " + std::to_string(limits_.max_occurs) + " 'item' elements in one list", at);
-      }
-      std::string_view v;
-      size_t chars = 0;
-      if (!empty && !ReadValue(name, &v, &chars)) return false;
-      if (!CheckString("item", chars, at)) return false;
-      if (parent.strings->capacity() == 0) parent.strings->reserve(4);  // most lists are short: no regrowth
-      parent.strings->emplace_back(v.data(), v.size());
-      return true;
-    }
+    case Kind::kStrings:
+      return Item(parent, at, name, empty);
     case Kind::kList: {
       if (++parent.count > limits_.max_occurs) {
         return Fail(SampleReadProblem::kOccurs,
@@ -1116,7 +1152,10 @@ bool Reader::Run(size_t start, std::string_view wrapper, const std::vector<Names
     }
     // The fast path: the expected name with the cached prefix and no attributes.
     if (cached_epoch_ == epoch_) {
-      if (!tags_built_ || tag_prefix_ != lather_prefix_) BuildTags(lather_prefix_);
+      if (tags_epoch_ != cached_epoch_) {
+        if (!tags_built_ || tag_prefix_ != lather_prefix_) BuildTags(lather_prefix_);
+        tags_epoch_ = cached_epoch_;
+      }
       const int expected = ExpectedTag();
       if (expected >= 0) {
         const std::string& t = tags_[static_cast<size_t>(expected)];
@@ -1127,9 +1166,12 @@ bool Reader::Run(size_t start, std::string_view wrapper, const std::vector<Names
           const bool empty = n[len] == '/';
           p_ = n + len + (empty ? 2 : 1);
           Frame& top = stack_.back();
-          if (expected >= 4 && kFields[expected - 4].type != Field::kStrings && kFields[expected - 4].type != Field::kList &&
-              stack_.size() <= limits_.max_depth) {  // a simple value of a sample: the hottest case
+          if (expected >= 4 && kSimpleField[expected - 4] && stack_.size() <= limits_.max_depth) {  // a simple value of a sample: the hottest case
             if (!Value(top, kFields[expected - 4], at, std::string_view(n, len), empty)) return false;
+            continue;
+          }
+          if (expected == 3 && stack_.size() <= limits_.max_depth) {
+            if (!Item(top, at, std::string_view(n, len), empty)) return false;
             continue;
           }
           const size_t mark = ns_.size();
