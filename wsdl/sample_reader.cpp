@@ -57,10 +57,12 @@ bool IsXsdDateTime(std::string_view t) {
   p += year_digits;
   // -MM-DDThh:mm:ss, checked against a pattern ('0' stands for a digit)
   if (p + 15 > t.size()) return false;
-  static constexpr char kPattern[] = "-00-00T00:00:00";
   const char* d = t.data() + p;
-  for (size_t i = 0; i < 15; ++i) {
-    if (kPattern[i] == '0' ? static_cast<unsigned>(d[i] - '0') > 9 : d[i] != kPattern[i]) return false;
+  const auto digit = [](char c) { return static_cast<unsigned>(c - '0') <= 9; };
+  if (d[0] != '-' || d[3] != '-' || d[6] != 'T' || d[9] != ':' || d[12] != ':' || !digit(d[1]) || !digit(d[2]) ||
+      !digit(d[4]) || !digit(d[5]) || !digit(d[7]) || !digit(d[8]) || !digit(d[10]) || !digit(d[11]) ||
+      !digit(d[13]) || !digit(d[14])) {
+    return false;
   }
   const auto two = [](const char* c) { return (c[0] - '0') * 10 + (c[1] - '0'); };
   const int month = two(d + 1), day = two(d + 4), hour = two(d + 7), minute = two(d + 10), second = two(d + 13);
@@ -182,7 +184,8 @@ bool IsXmlChar(uint32_t c) {
 
 bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
-std::string_view Collapse(std::string_view v) {
+inline std::string_view Collapse(std::string_view v) {
+  if (!v.empty() && !IsSpace(v.front()) && !IsSpace(v.back())) return v;
   while (!v.empty() && IsSpace(v.front())) v.remove_prefix(1);
   while (!v.empty() && IsSpace(v.back())) v.remove_suffix(1);
   return v;
@@ -407,12 +410,25 @@ class Reader {
   bool SkipComment(const char* at, const char** next);
   bool SkipPi(const char* at, const char** next);
   bool CheckChars(const char* from, const char* to, size_t* extra, bool attribute);
-  inline bool ScanText(const char** p, size_t* extra);
+  __attribute__((always_inline)) inline bool ScanText(const char** p, size_t* extra);
   bool DecodeReference(const char** p, std::string* out, size_t* extra);
-  inline bool ReadValue(std::string_view name, std::string_view* value, size_t* chars);
+  __attribute__((always_inline)) inline bool ReadValue(std::string_view name, std::string_view* value, size_t* chars);
   __attribute__((noinline)) bool ReadValueSlow(std::string_view name, const char* start, const char* p, size_t extra,
                                                std::string_view* value, size_t* chars);
   bool Item(Frame& parent, const char* at, std::string_view name, bool empty);
+  // True if the start tag <tag> or <tag/> (no attributes) is at p_: *name, *len and *empty say where.
+  bool NextTag(const std::string& tag, const char** name, size_t* len, bool* empty) const {
+    const char* n = p_ + 1;
+    const size_t l = tag.size();
+    if (static_cast<size_t>(end_ - n) > l + 1 && *p_ == '<' && Equal(n, tag.data(), l) &&
+        (n[l] == '>' || (n[l] == '/' && n[l + 1] == '>'))) {
+      *name = n;
+      *len = l;
+      *empty = n[l] == '/';
+      return true;
+    }
+    return false;
+  }
   __attribute__((noinline, cold)) bool BadValue(const FieldSpec& spec, std::string_view v, const char* type, const char* at) {
     return Schema(std::string(spec.name) + " '" + Excerpt(v) + "' is not an " + type, at);
   }
@@ -429,7 +445,8 @@ class Reader {
     }
   }
   bool StartElement(const char* at, std::string_view name, std::string_view local, StartTag* tag, bool general);
-  bool Value(Frame& parent, const FieldSpec& spec, const char* at, std::string_view name, bool empty);
+  __attribute__((always_inline)) inline bool Value(Frame& parent, const FieldSpec& spec, const char* at,
+                                                   std::string_view name, bool empty);
   bool CheckString(std::string_view element, size_t chars, const char* at) {
     if (__builtin_expect(limits_.max_string != 0 && chars > limits_.max_string, 0)) return StringTooLong(element, chars, at);
     return true;
@@ -618,8 +635,14 @@ bool Reader::ScanText(const char** pp, size_t* extra) {
   const char* p = *pp;
   for (;;) {
     p = FindTextStop(p, end_);
-    while (p < end_) {  // the byte that stopped the scan and those right after it (a non-ASCII word)
+    // The byte that stopped the scan and up to 16 after it one by one: values are short, and after a
+    // non-ASCII character the end of the value is usually near.
+    for (const char* scalar_end = end_ - p > 16 ? p + 16 : end_; p < scalar_end;) {
       const auto c = static_cast<unsigned char>(*p);
+      if (kTextStop[c] == 0) {
+        ++p;
+        continue;
+      }
       if (c >= 0x80) {
         const char* why;
         const size_t n = Utf8Char(p, end_, &why);
@@ -632,12 +655,11 @@ bool Reader::ScanText(const char** pp, size_t* extra) {
         *pp = p;
         return true;
       }
-      if (c >= 0x20) break;  // plain ASCII again: back to the 16-byte scan
       if (c != '\t' && c != '\n') return Malformed("a control character that XML 1.0 forbids", p);
       ++p;
     }
-    if (p == end_) {
-      *pp = p;
+    if (p >= end_) {
+      *pp = end_;
       return true;
     }
   }
@@ -1159,19 +1181,31 @@ bool Reader::Run(size_t start, std::string_view wrapper, const std::vector<Names
       const int expected = ExpectedTag();
       if (expected >= 0) {
         const std::string& t = tags_[static_cast<size_t>(expected)];
-        const size_t len = t.size();
+        size_t len = t.size();
         const char* n = p_ + 1;
         if (static_cast<size_t>(end_ - n) > len + 1 && Equal(n, t.data(), len) &&
             (n[len] == '>' || (n[len] == '/' && n[len + 1] == '>'))) {
-          const bool empty = n[len] == '/';
+          bool empty = n[len] == '/';
           p_ = n + len + (empty ? 2 : 1);
           Frame& top = stack_.back();
-          if (expected >= 4 && kSimpleField[expected - 4] && stack_.size() <= limits_.max_depth) {  // a simple value of a sample: the hottest case
-            if (!Value(top, kFields[expected - 4], at, std::string_view(n, len), empty)) return false;
+          if (expected >= 4 && kSimpleField[expected - 4] && stack_.size() <= limits_.max_depth) {
+            // Simple values of a sample, the hottest case: one after the other while the next is simple
+            // and its start tag follows right away (siblings: the same depth).
+            for (;;) {
+              if (!Value(top, kFields[top.field], at, std::string_view(n, len), empty)) return false;
+              if (top.field >= kFieldCount || !kSimpleField[top.field] || !NextTag(tags_[4 + top.field], &n, &len, &empty)) break;
+              at = p_;
+              p_ = n + len + (empty ? 2 : 1);
+            }
             continue;
           }
           if (expected == 3 && stack_.size() <= limits_.max_depth) {
-            if (!Item(top, at, std::string_view(n, len), empty)) return false;
+            for (;;) {  // items likewise
+              if (!Item(top, at, std::string_view(n, len), empty)) return false;
+              if (!NextTag(tags_[3], &n, &len, &empty)) break;
+              at = p_;
+              p_ = n + len + (empty ? 2 : 1);
+            }
             continue;
           }
           const size_t mark = ns_.size();
