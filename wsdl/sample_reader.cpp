@@ -135,15 +135,33 @@ bool ParseXsdDouble(std::string_view text, double* value) {
   }
   // (+|-)? (d+ (. d*)? | . d+) ((e|E) (+|-)? d+)?
   size_t i = 0;
-  if (i < text.size() && (text[i] == '+' || text[i] == '-')) ++i;
+  const bool negative = text[0] == '-';
+  if (text[0] == '+' || negative) ++i;
   const size_t number = text[0] == '+' ? 1 : 0;
-  size_t mantissa_digits = 0;
-  while (i < text.size() && text[i] >= '0' && text[i] <= '9') ++i, ++mantissa_digits;
+  size_t mantissa_digits = 0, fraction_digits = 0;
+  uint64_t mantissa = 0;  // exact while mantissa_digits <= 15
+  while (i < text.size() && text[i] >= '0' && text[i] <= '9') {
+    mantissa = mantissa * 10 + static_cast<uint64_t>(text[i++] - '0');
+    ++mantissa_digits;
+  }
   if (i < text.size() && text[i] == '.') {
     ++i;
-    while (i < text.size() && text[i] >= '0' && text[i] <= '9') ++i, ++mantissa_digits;
+    while (i < text.size() && text[i] >= '0' && text[i] <= '9') {
+      mantissa = mantissa * 10 + static_cast<uint64_t>(text[i++] - '0');
+      ++mantissa_digits;
+      ++fraction_digits;
+    }
   }
   if (mantissa_digits == 0) return false;
+  if (i == text.size() && mantissa_digits <= 15) {
+    // Clinger's fast path: the digits (below 2^53) and 10^k (k <= 22) are exact doubles, so one
+    // IEEE division rounds correctly, as from_chars would.
+    static constexpr double kPow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                        1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    const double v = static_cast<double>(mantissa) / kPow10[fraction_digits];
+    *value = negative ? -v : v;
+    return true;
+  }
   if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
     ++i;
     if (i < text.size() && (text[i] == '+' || text[i] == '-')) ++i;
@@ -237,7 +255,14 @@ inline const char* FindTextStop(const char* p, const char* end) {
 // than finish byte by byte.
 inline bool Equal(const char* a, const char* b, size_t n) {
   if (n >= 8) {
-    uint64_t x, y;
+    uint64_t x, y, u, v;
+    if (n <= 16) {  // most contract names: two loads that may overlap
+      std::memcpy(&x, a, 8);
+      std::memcpy(&y, b, 8);
+      std::memcpy(&u, a + n - 8, 8);
+      std::memcpy(&v, b + n - 8, 8);
+      return ((x ^ y) | (u ^ v)) == 0;
+    }
     for (; n > 8; a += 8, b += 8, n -= 8) {
       std::memcpy(&x, a, 8);
       std::memcpy(&y, b, 8);
@@ -1155,7 +1180,7 @@ bool Reader::Run(size_t start, std::string_view wrapper, const std::vector<Names
   root.kind = Kind::kRoot;
   stack_.push_back(root);
   for (;;) {
-    if (!SkipMisc()) return false;
+    if (!(end_ - p_ >= 2 && *p_ == '<' && p_[1] != '?' && p_[1] != '!') && !SkipMisc()) return false;
     const char* at = p_;
     if (p_[1] == '/') {
       Frame& f = stack_.back();

@@ -1,6 +1,7 @@
 #include "wsdl/sample_reader.h"
 
 #include <catch2/catch.hpp>
+#include <charconv>
 #include <climits>
 #include <cmath>
 #include <cstring>
@@ -580,4 +581,22 @@ TEST_CASE("ClassifyNamespace knows the four namespaces the reader cares about", 
   CHECK(lather::ClassifyNamespace("http://www.w3.org/2001/XMLSchema-instance") == XmlNamespace::kXsi);
   CHECK(lather::ClassifyNamespace("urn:lather:v2") == XmlNamespace::kOther);
   CHECK(lather::ClassifyNamespace("") == XmlNamespace::kOther);
+}
+
+TEST_CASE("ParseXsdDouble rounds short decimals exactly as from_chars does", "[wsdl][sample_reader]") {
+  uint64_t state = 12345;
+  for (int i = 0; i < 200000; ++i) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    const int digits = 1 + static_cast<int>((state >> 33) % 15);
+    const int fraction = static_cast<int>((state >> 40) % static_cast<uint64_t>(digits + 1));
+    std::string text = std::to_string((state >> 11) % 1000000000000000ull);
+    text = text.substr(0, static_cast<size_t>(digits));
+    if (fraction > 0 && fraction < static_cast<int>(text.size())) text.insert(text.size() - static_cast<size_t>(fraction), ".");
+    if ((state & 1) != 0) text = "-" + text;
+    double fast = 0, exact = 0;
+    REQUIRE(lather::ParseXsdDouble(text, &fast));
+    std::from_chars(text.data(), text.data() + text.size(), exact);
+    INFO(text);
+    REQUIRE(std::memcmp(&fast, &exact, sizeof fast) == 0);
+  }
 }
