@@ -4,6 +4,9 @@
 #include <cstdio>
 #include <cstring>
 #include <random>
+#include <unordered_map>
+#include <utility>
+#include <vector>
 
 namespace lather {
 namespace {
@@ -25,8 +28,8 @@ const char* Pick(const char* const (&list)[N], std::mt19937_64& rng) {
   return list[rng() % N];
 }
 
-DataSample MakeSample(std::mt19937_64& rng, size_t index, int depth) {
-  DataSample s;
+DataSample* MakeSample(SampleSet* set, std::mt19937_64& rng, size_t index, int depth) {
+  DataSample& s = *set->Add();
   s.firstname = Pick(kFirstNames, rng);
   if (rng() % 4 == 0) s.firstname += std::string(" ") + Pick(kFirstNames, rng);  // a second given name
   s.lastname = Pick(kLastNames, rng);
@@ -52,26 +55,12 @@ DataSample MakeSample(std::mt19937_64& rng, size_t index, int depth) {
   s.date_of_birth = date;
   s.is_married = (rng() & 1) != 0;
   if (depth > 0 && index % 50 == 0) {
-    for (size_t c = 0; c < 2; ++c) s.children.push_back(MakeSample(rng, index, depth - 1));
+    for (size_t c = 0; c < 2; ++c) s.children.push_back(MakeSample(set, rng, index, depth - 1));
   }
-  return s;
+  return &s;
 }
 
 std::string Quote(const std::string& s) { return "'" + s + "'"; }
-
-std::string Compare(const DataSample& a, const DataSample& b, const std::string& path);
-
-std::string CompareLists(const std::vector<DataSample>& a, const std::vector<DataSample>& b,
-                         const std::string& path) {
-  if (a.size() != b.size()) {
-    return path + " count: " + std::to_string(a.size()) + " != " + std::to_string(b.size());
-  }
-  for (size_t i = 0; i < a.size(); ++i) {
-    std::string d = Compare(a[i], b[i], path + "[" + std::to_string(i) + "]");
-    if (!d.empty()) return d;
-  }
-  return {};
-}
 
 std::string CompareStrings(const std::vector<std::string>& a, const std::vector<std::string>& b,
                            const std::string& path) {
@@ -89,7 +78,8 @@ bool SameDouble(double a, double b) {
   return std::memcmp(&a, &b, sizeof a) == 0;
 }
 
-std::string Compare(const DataSample& a, const DataSample& b, const std::string& path) {
+// The fields of `a` and `b` and the lengths of their children lists (not the children).
+std::string CompareFields(const DataSample& a, const DataSample& b, const std::string& path) {
 #define LATHER_CMP_STR(f) \
   if (a.f != b.f) return path + "." #f ": " + Quote(a.f) + " != " + Quote(b.f)
 #define LATHER_CMP_NUM(f) \
@@ -110,22 +100,76 @@ std::string Compare(const DataSample& a, const DataSample& b, const std::string&
   }
   std::string d = CompareStrings(a.contact_nos, b.contact_nos, path + ".contact_nos");
   if (d.empty()) d = CompareStrings(a.companies_worked_for, b.companies_worked_for, path + ".companies_worked_for");
-  if (d.empty()) d = CompareLists(a.children, b.children, path + ".children");
+  if (d.empty() && a.children.size() != b.children.size()) {
+    d = path + ".children count: " + std::to_string(a.children.size()) + " != " + std::to_string(b.children.size());
+  }
   return d;
 }
 
 }  // namespace
 
-std::vector<DataSample> GenerateSamples(const SampleShape& shape) {
+SampleSet GenerateSamples(const SampleShape& shape) {
   std::mt19937_64 rng(shape.seed);
-  std::vector<DataSample> samples;
-  samples.reserve(shape.count);
-  for (size_t i = 0; i < shape.count; ++i) samples.push_back(MakeSample(rng, i, shape.depth));
-  return samples;
+  SampleSet set;
+  set.samples.reserve(shape.count);
+  for (size_t i = 0; i < shape.count; ++i) set.samples.push_back(MakeSample(&set, rng, i, shape.depth));
+  const size_t n = set.samples.size();
+  if (n == 0 || (shape.shared == 0 && shape.cycles == 0)) return set;
+  set.graph = true;
+  // Shared: sample k*step also becomes the last child of the sample half the list further on.
+  for (size_t k = 0; k < shape.shared; ++k) {
+    DataSample* sample = set.samples[(k * 7) % n];
+    set.samples[(k * 7 + n / 2 + 1) % n]->children.push_back(sample);
+  }
+  // Cycles: a child of the sample refers back to it (or, without children, the sample to itself).
+  for (size_t k = 0; k < shape.cycles; ++k) {
+    DataSample* sample = set.samples[(k * 11 + 3) % n];
+    DataSample* holder = sample->children.empty() ? sample : sample->children.front();
+    holder->children.push_back(sample);
+  }
+  return set;
 }
 
-std::string FirstDifference(const std::vector<DataSample>& a, const std::vector<DataSample>& b) {
-  return CompareLists(a, b, "samples");
+std::string FirstDifference(const SampleSet& a, const SampleSet& b) {
+  // Walked without recursion, pairing each sample of `a` with the one at the same place in `b`: a
+  // pairing seen before must repeat exactly (the same sample in both, or a copy in neither).
+  std::unordered_map<const DataSample*, const DataSample*> a_to_b, b_to_a;
+  struct Frame {
+    const std::vector<DataSample*>* a;
+    const std::vector<DataSample*>* b;
+    std::string path;
+    size_t next = 0;
+  };
+  if (a.samples.size() != b.samples.size()) {
+    return "samples count: " + std::to_string(a.samples.size()) + " != " + std::to_string(b.samples.size());
+  }
+  std::vector<Frame> stack;
+  stack.push_back(Frame{&a.samples, &b.samples, "samples"});
+  while (!stack.empty()) {
+    Frame& frame = stack.back();
+    if (frame.next == frame.a->size()) {
+      stack.pop_back();
+      continue;
+    }
+    const size_t i = frame.next++;
+    const DataSample* x = (*frame.a)[i];
+    const DataSample* y = (*frame.b)[i];
+    const std::string path = frame.path + "[" + std::to_string(i) + "]";
+    const auto seen_x = a_to_b.find(x);
+    const auto seen_y = b_to_a.find(y);
+    if (seen_x != a_to_b.end() || seen_y != b_to_a.end()) {
+      if (seen_x == a_to_b.end() || seen_y == b_to_a.end() || seen_x->second != y || seen_y->second != x) {
+        return path + ": identity differs (a sample met before in one is not the same sample in the other)";
+      }
+      continue;
+    }
+    a_to_b.emplace(x, y);
+    b_to_a.emplace(y, x);
+    std::string d = CompareFields(*x, *y, path);
+    if (!d.empty()) return d;
+    if (!x->children.empty()) stack.push_back(Frame{&x->children, &y->children, path + ".children"});
+  }
+  return {};
 }
 
 }  // namespace lather

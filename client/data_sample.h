@@ -1,42 +1,33 @@
-// DataSample: the contract's rich record (EchoDataSamples) as a plain C++ value, with a generator
-// of realistic samples and a field-by-field comparison. No gSOAP here; soap_client converts.
+// Generated DataSamples for the echo: realistic samples (optionally with shared samples and cycles,
+// an id/ref graph) and a field-by-field comparison that also checks object identity. The type itself
+// lives in wsdl/data_sample.h (shared with the service's codec).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
-#include <vector>
+
+#include "wsdl/data_sample.h"
 
 namespace lather {
-
-struct DataSample {
-  std::string firstname;
-  std::string lastname;
-  std::string city;
-  uint32_t zip = 0;
-  std::string email;
-  std::vector<std::string> contact_nos;
-  std::string designation;
-  int32_t experience = 0;
-  double salary = 0;
-  std::vector<std::string> companies_worked_for;
-  std::string date_of_birth;  // xsd:dateTime lexical form, e.g. "1980-02-29T08:15:00+01:00"
-  bool is_married = false;
-  std::vector<DataSample> children;
-};
 
 struct SampleShape {
   size_t count = 100;     // top-level samples
   int depth = 1;          // levels of nested children below the top level (0: none)
   uint64_t seed = 1;      // same seed, same samples
+  size_t shared = 0;      // samples that also appear as a child of another top-level sample
+  size_t cycles = 0;      // samples that a child of theirs (or they themselves) refers back to
 };
 
 // Generates `shape.count` realistic samples: every field filled, text of varied lengths with non-ASCII
 // names and cities, two contact numbers and two companies, and every 50th sample with two nested
-// children per level (about 600 bytes of XML per sample on average).
-std::vector<DataSample> GenerateSamples(const SampleShape& shape);
+// children per level (about 600 bytes of XML per sample on average). With `shared` or `cycles` the
+// set is a graph (SampleSet::graph): those samples are referred to from a second place.
+SampleSet GenerateSamples(const SampleShape& shape);
 
-// Empty if `a` equals `b` field by field (salary compared bit for bit, NaN equal to NaN);
-// otherwise the path and values of the first difference, e.g. "[3].children[1].zip: 12 != 13".
-std::string FirstDifference(const std::vector<DataSample>& a, const std::vector<DataSample>& b);
+// Empty if `a` equals `b` field by field (salary compared bit for bit, NaN equal to NaN) and with the
+// same identity (a sample reached twice in `a` is the same sample reached at the same places in `b`);
+// otherwise the path and values of the first difference, e.g. "samples[3].children[1].zip: 12 != 13".
+std::string FirstDifference(const SampleSet& a, const SampleSet& b);
 
 }  // namespace lather

@@ -17,11 +17,6 @@ double Median(std::vector<double> values) {
   return n == 0 ? 0 : n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
 }
 
-size_t CountSamples(const std::vector<DataSample>& samples) {
-  size_t n = samples.size();
-  for (const DataSample& s : samples) n += CountSamples(s.children);
-  return n;
-}
 
 // Writes the body of the HTTP request in `wire` (after the blank line) to `path`.
 Status WriteBody(const std::string& wire, const std::string& path) {
@@ -43,6 +38,12 @@ void AddEchoSamplesFlags(FlagParser* flags, EchoSamplesFlags* out) {
   flags->AddInt("seed", 0, "S", "echo-samples: generator seed (default 1)", 0, INT64_MAX, &out->seed);
   flags->AddInt("repeat", 0, "R", "echo-samples: round trips of the same samples, medians reported (default 1)", 1,
                 1000, &out->repeat);
+  flags->AddInt("shared", 0, "K",
+                "echo-samples: K samples also appear as a child of another sample (an id/ref graph; default 0)", 0,
+                INT64_MAX, &out->shared);
+  flags->AddInt("cycles", 0, "K",
+                "echo-samples: K samples are referred back to by a child of theirs, or by themselves (an id/ref "
+                "graph; default 0)", 0, INT64_MAX, &out->cycles);
   flags->AddString("dump-request", 0, "FILE", "echo-samples: write the request's XML body (exact bytes) to FILE",
                    &out->dump_request);
 }
@@ -52,8 +53,10 @@ Status RunEchoSamples(Client* client, const EchoSamplesFlags& flags) {
   shape.count = static_cast<size_t>(flags.count);
   shape.depth = static_cast<int>(flags.depth);
   shape.seed = static_cast<uint64_t>(flags.seed);
-  const std::vector<DataSample> samples = GenerateSamples(shape);
-  std::vector<DataSample> echoed;
+  shape.shared = static_cast<size_t>(flags.shared);
+  shape.cycles = static_cast<size_t>(flags.cycles);
+  const SampleSet samples = GenerateSamples(shape);
+  SampleSet echoed;
   std::vector<double> totals, serialize, wait, parse;
   std::string wire;
   for (int64_t round = 0; round < flags.repeat; ++round) {
@@ -79,8 +82,8 @@ Status RunEchoSamples(Client* client, const EchoSamplesFlags& flags) {
                   static_cast<long long>(round + 1), totals.back(), serialize.back(), wait.back(), parse.back());
     }
   }
-  std::printf("echoed %zu samples: equal (%zu with the nested ones); %llu bytes sent, %llu bytes received\n",
-              samples.size(), CountSamples(samples), static_cast<unsigned long long>(client->last_bytes_sent()),
+  std::printf("echoed %zu samples: equal (%zu with the nested ones%s); %llu bytes sent, %llu bytes received\n",
+              samples.samples.size(), samples.owned(), samples.graph ? ", identity preserved" : "", static_cast<unsigned long long>(client->last_bytes_sent()),
               static_cast<unsigned long long>(client->last_bytes_received()));
   std::printf("%s %.3f ms: client serialize %.3f ms, server round trip %.3f ms, client parse %.3f ms\n",
               flags.repeat > 1 ? "median round trip" : "round trip", Median(totals), Median(serialize), Median(wait),

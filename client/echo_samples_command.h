@@ -15,11 +15,13 @@ struct EchoSamplesFlags {
   int64_t count = 100;       // top-level samples
   int64_t depth = 1;         // levels of nested children (every 50th sample has two per level)
   int64_t seed = 1;          // generator seed
+  int64_t shared = 0;        // samples that also appear as a child of another (id/ref graph)
+  int64_t cycles = 0;        // samples a child of theirs refers back to (id/ref graph)
   int64_t repeat = 1;        // round trips of the same samples on one connection (median reported)
   std::string dump_request;  // if set, the first request's HTTP body is written to this file
 };
 
-// Registers --count, --depth, --seed, --repeat and --dump-request on `flags`, writing to *out.
+// Registers --count, --depth, --seed, --shared, --cycles, --repeat and --dump-request on `flags`, writing to *out.
 void AddEchoSamplesFlags(FlagParser* flags, EchoSamplesFlags* out);
 
 // Runs the command against `client` and prints one report line per round trip plus a summary.

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "client/data_sample.h"
+#include "wsdl/data_sample.h"
 #include "common/status.h"
 
 struct soap;
@@ -60,8 +60,9 @@ class Client {
   Status IncCounter(const std::string& name, const std::string& message_id, int64_t* result);
   // Sets *result to the named counter's value (0 if unknown).
   Status GetCounter(const std::string& name, int64_t* result);
-  // Sends `samples` and sets *echoed to what the service returned.
-  Status EchoDataSamples(const std::vector<DataSample>& samples, std::vector<DataSample>* echoed);
+  // Sends `samples` (a tree, or an id/ref graph if samples.graph) and sets *echoed to what the
+  // service returned.
+  Status EchoDataSamples(const SampleSet& samples, SampleSet* echoed);
 
   // Ok, or why the client cannot make calls at all (an unreadable --cacert): check before calling.
   const Status& setup_status() const { return setup_; }
@@ -94,6 +95,7 @@ class Client {
   uint64_t bytes_sent_ = 0;
   uint64_t bytes_received_ = 0;
   std::string* send_copy_ = nullptr;
+  std::string echo_text_;  // the last echo request's samples as XML, reused between calls
   // Stamps of the last call: start, first and last byte sent, first byte received, return.
   using Clock = std::chrono::steady_clock;
   Clock::time_point call_start_{}, first_send_{}, last_send_{}, first_receive_{}, call_end_{};

@@ -12,6 +12,7 @@
 #include "service/http_response.h"
 #include "service/markup_limits.h"
 #include "service/xml_prolog.h"
+#include "wsdl/envelope_scan.h"
 #include "wsdl/sample_reader.h"
 #include "soapLatherSoapService.h"
 #include "wsdl/soap_runtime.h"
@@ -201,7 +202,8 @@ SoapEngine::SoapEngine(Operations* operations, const SoapEngineLimits& limits, b
       auth_scope_(limits.auth_scope),
       defer_blocking_(defer_blocking),
       read_message_id_(limits.read_message_id),
-      max_string_(limits.max_string) {
+      max_string_(limits.max_string),
+      sample_codec_(limits.sample_codec) {
   // Plain mode: gSOAP reads and writes the XML only; the connection code does HTTP.
   // Strict: missing or unexpected elements are faults, not silently defaulted.
   InitSoapRuntime();  // loops, pool and connection threads create engines concurrently
@@ -293,29 +295,14 @@ SoapOutcome SoapEngine::Serve(const SoapCall& call, std::string* response_body) 
   soap_->error = SOAP_OK;
   try {
     const XmlProlog prolog = ScanXmlProlog(call.body);
+    // With the sample codec the generic pre-scans stop at the Body's content: if the Body holds an
+    // echo, the sample reader makes the same checks in its one pass; otherwise the rest is scanned
+    // before gSOAP reads it.
+    const size_t body_content = sample_codec_ ? FindBodyContent(call.body, &scope_) : std::string_view::npos;
     if (prolog.has_doctype) {
       soap_set_version(soap_, static_cast<short>(call.content_type_version));
       soap_sender_fault(soap_, "a DTD (<!DOCTYPE>) is not allowed in a SOAP message", nullptr);
-    } else if (const std::string_view problem = CharacterProblem(call.body); !problem.empty()) {
-      soap_set_version(soap_, static_cast<short>(call.content_type_version));
-      const std::string reason = "the request holds " + std::string(problem);
-      soap_sender_fault(soap_, soap_strdup(soap_, reason.c_str()), nullptr);
-    } else if (const MarkupCounts markup = CountMarkup(call.body, kMaxAttributesPerElement, kMaxNameBytes);
-               markup.most_attributes > kMaxAttributesPerElement) {
-      soap_set_version(soap_, static_cast<short>(call.content_type_version));
-      soap_sender_fault(soap_, "an element has more than 256 attributes or namespace declarations", nullptr);
-    } else if (markup.longest_name > kMaxNameBytes) {
-      soap_set_version(soap_, static_cast<short>(call.content_type_version));
-      soap_sender_fault(soap_, "an element or attribute name is longer than 1000 bytes", nullptr);
-    } else if (!markup.reference.empty()) {
-      // The gSOAP runtime is built WITH_NOIDREF (wsdl/CMakeLists.txt, docs/contract.md): without this
-      // check a reference reads as an empty element and fails with a misleading occurrence fault.
-      soap_set_version(soap_, static_cast<short>(call.content_type_version));
-      const std::string reason = "the request refers to an element by its '" + std::string(markup.reference.substr(0, 32)) +
-                                 "' attribute (a multi-reference graph): this document/literal service reads trees "
-                                 "only; send each shared or repeated sample in full, and no cycles";
-      soap_sender_fault(soap_, soap_strdup(soap_, reason.c_str()), nullptr);
-    } else if (BeginServe() == SOAP_OK) {
+    } else if (PreScan(call.body.substr(0, body_content)) && BeginServe() == SOAP_OK) {
       envelope_version_ = soap_->version;
       if (soap_->version == 0) {
         RefuseNonEnvelope(prolog.root_name);
@@ -325,7 +312,13 @@ SoapOutcome SoapEngine::Serve(const SoapCall& call, std::string* response_body) 
             : "a SOAP 1.1 envelope must be sent with Content-Type text/xml, not application/soap+xml";
         soap_sender_fault(soap_, reason, nullptr);
       } else if (CheckUnprocessedSecurity() == SOAP_OK) {
-        handler_->dispatch();
+        if (body_content == std::string_view::npos) {
+          handler_->dispatch();
+        } else if (ReadPosition() == body_content && NextElementIs(call.body, body_content, "EchoDataSamples", scope_)) {
+          ServeEcho(body_content);
+        } else if (PreScan(call.body.substr(body_content))) {
+          handler_->dispatch();
+        }
       }
     }
   } catch (const std::exception& e) {
@@ -341,6 +334,37 @@ SoapOutcome SoapEngine::Serve(const SoapCall& call, std::string* response_body) 
     soap_sender_fault(soap_, soap_strdup(soap_, reason.c_str()), nullptr);
   }
   return Finish();
+}
+
+bool SoapEngine::PreScan(std::string_view part) {
+  const auto refuse = [this](const char* reason) {
+    soap_set_version(soap_, static_cast<short>(call_->content_type_version));
+    soap_sender_fault(soap_, soap_strdup(soap_, reason), nullptr);
+    return false;
+  };
+  if (const std::string_view problem = CharacterProblem(part); !problem.empty()) {
+    return refuse(("the request holds " + std::string(problem)).c_str());
+  }
+  const MarkupCounts markup = CountMarkup(part, kMaxAttributesPerElement, kMaxNameBytes);
+  if (markup.most_attributes > kMaxAttributesPerElement) {
+    return refuse("an element has more than 256 attributes or namespace declarations");
+  }
+  if (markup.longest_name > kMaxNameBytes) return refuse("an element or attribute name is longer than 1000 bytes");
+  if (!markup.reference.empty()) {
+    // The gSOAP runtime is built WITH_NOIDREF (wsdl/CMakeLists.txt, docs/contract.md): without this
+    // check a reference reads as an empty element and fails with a misleading occurrence fault. Only
+    // the sample codec reads id/ref graphs (EchoDataSamples).
+    return refuse(("the request refers to an element by its '" + std::string(markup.reference.substr(0, 32)) +
+                   "' attribute (a multi-reference graph): only EchoDataSamples samples may be shared or "
+                   "cyclic (id/ref); send other content as a tree")
+                      .c_str());
+  }
+  return true;
+}
+
+size_t SoapEngine::ReadPosition() const {
+  if (soap_->ahead != 0) return std::string_view::npos;  // a character read and put back: not a byte offset
+  return read_offset_ - soap_->buflen + soap_->bufidx;
 }
 
 int SoapEngine::BeginServe() {
@@ -408,6 +432,7 @@ SoapOutcome SoapEngine::Finish() {
   outcome.operation = operation_;
   soap_destroy(soap_);
   soap_end(soap_);
+  samples_.Clear();
   // A large echo leaves its many small objects free in this thread's malloc arena: give the pages
   // back, or every pool thread keeps the peak of the largest echo it served (measured: +140 MB of
   // RSS per pool thread for 31 MB echoes).

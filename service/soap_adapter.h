@@ -8,9 +8,12 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "service/authenticator.h"
 #include "service/operations.h"
+#include "wsdl/data_sample.h"
+#include "wsdl/sample_reader.h"
 
 struct soap;
 struct _wsse__Security;
@@ -29,6 +32,9 @@ struct SoapEngineLimits {
   // (and a mustUnderstand one is refused).
   bool read_message_id = true;
   size_t max_string = 1024 * 1024; // longest string value in characters; longer: fault (0: no limit)
+  // EchoDataSamples read and written by Lather's own sample codec (wsdl/sample_reader.h) instead of
+  // gSOAP's generated serializers (kept for comparison: lather-service --echo-codec gsoap).
+  bool sample_codec = true;
 };
 
 // The deepest limit gSOAP can hold (its level counter is an unsigned short).
@@ -109,6 +115,17 @@ class SoapEngine {
   int Defer();
   // Reads the envelope up to the first Body child; the gSOAP error code on failure.
   int BeginServe();
+  // The generic pre-scans (markup_limits.h) of `part` of the body; false (and a fault set) if it
+  // holds something gSOAP must not read.
+  bool PreScan(std::string_view part);
+  // Where gSOAP's reading stands in the body: the offset of the next byte it has not consumed (npos
+  // when it holds a character put back).
+  size_t ReadPosition() const;
+  // Serves EchoDataSamples with the sample codec from `at` (the Body's content, scope_ bound there;
+  // service/soap_echo.cpp), handing the end of the Body and Envelope back to gSOAP.
+  void ServeEcho(size_t at);
+  // Sets the fault for a request the sample reader refused.
+  void EchoReadFault(const SampleReadResult& read);
   // Faults a request whose document element is not a SOAP 1.1/1.2 Envelope (VersionMismatch
   // for an Envelope in another namespace).
   void RefuseNonEnvelope(std::string_view root_name);
@@ -140,6 +157,9 @@ class SoapEngine {
   size_t read_offset_ = 0;
   std::string not_understood_local_, not_understood_ns_;  // the header block refused, if any
   std::string* out_ = nullptr;
+  const bool sample_codec_;
+  SampleSet samples_;                     // the echo's samples (sample codec), reused between calls
+  std::vector<NamespaceBinding> scope_;  // bindings in scope at the Body's content (FindBodyContent)
 };
 
 }  // namespace lather

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <thread>
 
+#include "client/data_sample.h"
 #include "client/soap_client.h"
 
 namespace lather {
@@ -49,8 +50,8 @@ void RunWorker(const GsoapLoadOptions& o, int index, uint64_t quota, uint64_t wa
   Client client(client_options);
   SampleShape shape;
   shape.count = o.samples;
-  const std::vector<DataSample> samples = o.op == "echo" ? GenerateSamples(shape) : std::vector<DataSample>();
-  std::vector<DataSample> echoed;
+  const SampleSet samples = o.op == "echo" ? GenerateSamples(shape) : SampleSet();
+  SampleSet echoed;
   uint64_t n = o.first_call_number + static_cast<uint64_t>(index);
   uint64_t counted = 0;
   double cpu_start = -1;
@@ -76,7 +77,7 @@ void RunWorker(const GsoapLoadOptions& o, int index, uint64_t quota, uint64_t wa
       expected = result > 0;
     } else {
       s = client.EchoDataSamples(samples, &echoed);
-      expected = echoed.size() == samples.size();
+      expected = echoed.samples.size() == samples.samples.size();
     }
     const uint64_t now = NowNanos();
     if (start < warm_end || (o.total_calls == 0 && now > end)) continue;

@@ -3,6 +3,7 @@
 #include <pugixml.hpp>
 
 #include "client/data_sample.h"
+#include "wsdl/sample_writer.h"
 
 namespace lather {
 namespace {
@@ -14,50 +15,6 @@ std::string Envelope(int version, const std::string& content) {
   return std::string("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<soap:Envelope xmlns:soap=\"") +
          (version == 2 ? kEnv12 : kEnv11) + "\" xmlns:l=\"urn:lather:v1\"><soap:Body>" + content +
          "</soap:Body></soap:Envelope>";
-}
-
-void AppendEscaped(const std::string& text, std::string* out) {
-  for (char c : text) {
-    switch (c) {
-      case '&': out->append("&amp;"); break;
-      case '<': out->append("&lt;"); break;
-      case '>': out->append("&gt;"); break;
-      default: out->push_back(c);
-    }
-  }
-}
-
-void AppendElement(const char* name, const std::string& text, std::string* out) {
-  out->append("<l:").append(name).append(">");
-  AppendEscaped(text, out);
-  out->append("</l:").append(name).append(">");
-}
-
-void AppendStrings(const char* name, const std::vector<std::string>& items, std::string* out) {
-  out->append("<l:").append(name).append(">");
-  for (const std::string& item : items) AppendElement("item", item, out);
-  out->append("</l:").append(name).append(">");
-}
-
-void AppendSample(const DataSample& s, std::string* out) {
-  out->append("<l:sample>");
-  AppendElement("firstname", s.firstname, out);
-  AppendElement("lastname", s.lastname, out);
-  AppendElement("city", s.city, out);
-  AppendElement("zip", std::to_string(s.zip), out);
-  AppendElement("email", s.email, out);
-  AppendStrings("contactNos", s.contact_nos, out);
-  AppendElement("designation", s.designation, out);
-  AppendElement("experience", std::to_string(s.experience), out);
-  char salary[32];
-  std::snprintf(salary, sizeof salary, "%.17g", s.salary);
-  AppendElement("salary", salary, out);
-  AppendStrings("companiesWorkedFor", s.companies_worked_for, out);
-  AppendElement("dateOfBirth", s.date_of_birth, out);
-  AppendElement("isMarried", s.is_married ? "true" : "false", out);
-  out->append("<l:children>");
-  for (const DataSample& child : s.children) AppendSample(child, out);
-  out->append("</l:children></l:sample>");
 }
 
 }  // namespace
@@ -85,7 +42,7 @@ Status MakeOperationPreset(const PresetRequest& request, OperationPreset* preset
   } else if (request.op == "inc-counter") {
     action = "IncCounter";
     std::string content = "<l:IncCounter><l:name>";
-    AppendEscaped(request.counter_name, &content);
+    AppendEscapedText(request.counter_name, &content);
     preset->body = Envelope(v, content + "</l:name></l:IncCounter>");
     preset->expectation.kind = Expectation::Kind::kPositive;
   } else if (request.op == "echo") {
@@ -93,11 +50,13 @@ Status MakeOperationPreset(const PresetRequest& request, OperationPreset* preset
     SampleShape shape;
     shape.count = request.samples;
     shape.depth = 1;
-    std::vector<DataSample> samples = GenerateSamples(shape);
-    if (!samples.empty()) samples[0].email = "call${n}@example.org";  // a different request per call
-    std::string content = "<l:EchoDataSamples><l:samples>";
-    for (const DataSample& s : samples) AppendSample(s, &content);
-    preset->body = Envelope(v, content + "</l:samples></l:EchoDataSamples>");
+    SampleSet samples = GenerateSamples(shape);
+    if (!samples.samples.empty()) samples.samples[0]->email = "call${n}@example.org";  // a different request per call
+    std::string content;
+    SampleWriteForm form;
+    form.soap_version = v;
+    WriteSampleWrapper(samples, "EchoDataSamples", form, &content);
+    preset->body = Envelope(v, content);
     preset->expectation.kind = Expectation::Kind::kChildCount;
     preset->expectation.count = request.samples;
   } else {

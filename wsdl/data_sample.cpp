@@ -1,5 +1,7 @@
 #include "wsdl/data_sample.h"
 
+#include <utility>
+
 namespace lather {
 
 DataSample* SampleSet::Add() {
@@ -9,6 +11,13 @@ DataSample* SampleSet::Add() {
   }
   ++owned_;
   return &chunks_.back()[used_in_last_++];
+}
+
+DataSample* SampleSet::Append(DataSample sample) {
+  DataSample* owned = Add();
+  *owned = std::move(sample);
+  samples.push_back(owned);
+  return owned;
 }
 
 void SampleSet::Clear() {

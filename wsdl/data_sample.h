@@ -39,6 +39,9 @@ class SampleSet {
 
   // A new default sample owned by this set (its address never changes); not placed in any list.
   DataSample* Add();
+  // Moves `sample` into a new sample owned by this set and appends that to the top-level list; its
+  // children must already be owned by this set. Returns the new sample.
+  DataSample* Append(DataSample sample);
   // Number of samples owned (each counted once, however often it is referred to).
   size_t owned() const { return owned_; }
   // Drops every sample and the top-level list; keeps the memory of the first chunk for reuse.

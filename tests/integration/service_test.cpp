@@ -10,6 +10,7 @@
 
 #include "service/counter_store.h"
 
+#include "client/data_sample.h"
 #include "client/soap_client.h"
 #include "tests/integration/raw_http.h"
 #include "tests/integration/service_process.h"
@@ -115,12 +116,12 @@ TEST_CASE("every operation answers over SOAP 1.1 and SOAP 1.2 through the genera
   lather::SampleShape shape;
   shape.count = 120;
   shape.depth = 3;
-  const auto samples = lather::GenerateSamples(shape);
-  std::vector<lather::DataSample> echoed;
+  const lather::SampleSet samples = lather::GenerateSamples(shape);
+  lather::SampleSet echoed;
   REQUIRE(client.EchoDataSamples(samples, &echoed).ok());
   CHECK(lather::FirstDifference(samples, echoed).empty());
-  REQUIRE(client.EchoDataSamples({}, &echoed).ok());
-  CHECK(echoed.empty());
+  REQUIRE(client.EchoDataSamples(lather::SampleSet(), &echoed).ok());
+  CHECK(echoed.samples.empty());
   CHECK(service.Stop() == 0);
 }
 
