@@ -8,6 +8,7 @@
 
 #include <array>
 #include <charconv>
+#include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -445,7 +446,7 @@ class Reader {
   bool NextTag(const std::string& tag, const char** name, size_t* len, bool* empty) const {
     const char* n = p_ + 1;
     const size_t l = tag.size();
-    if (static_cast<size_t>(end_ - n) > l + 1 && *p_ == '<' && Equal(n, tag.data(), l) &&
+    if (end_ - p_ > static_cast<std::ptrdiff_t>(l + 2) && *p_ == '<' && Equal(n, tag.data(), l) &&
         (n[l] == '>' || (n[l] == '/' && n[l + 1] == '>'))) {
       *name = n;
       *len = l;
