@@ -334,6 +334,10 @@ Status Client::EchoDataSamples(const SampleSet& samples, SampleSet* echoed) {
   WriteSampleWrapper(samples, "EchoDataSamples", form, &echo_text_);
   soap_->encodingStyle = nullptr;
   soap_serializeheader(soap_);
+  // Nothing is counted below, so the message must be stored to get its Content-Length; gSOAP's
+  // soap_end_send turns a stored output mode into the input mode's after each message (stdsoap2.cpp,
+  // its SOAP_IO_STORE branch): without this the second call on a connection says Content-Length: 0.
+  soap_->omode = (soap_->omode & ~SOAP_IO) | SOAP_IO_STORE;
   size_t length = 0;
   const char* body = nullptr;
   if (soap_begin_count(soap_) || soap_end_count(soap_) ||

@@ -44,9 +44,6 @@ class Operations {
   std::unique_ptr<CounterBackend> store_;
 };
 
-// True if `text` is an xsd:dateTime lexical value: [-]YYYY-MM-DDThh:mm:ss[.f+][Z|(+|-)hh:mm].
-bool IsXsdDateTime(std::string_view text);
-
 // Number of code points in `text`, or -1 if it is not valid UTF-8.
 long Utf8Length(std::string_view text);
 

@@ -13,6 +13,7 @@
 #include "service/markup_limits.h"
 #include "service/xml_prolog.h"
 #include "wsdl/envelope_scan.h"
+#include "wsdl/sample_reader.h"
 #include "soapLatherSoapService.h"
 #include "wsdl/soap_runtime.h"
 

@@ -25,8 +25,9 @@ void SampleSet::Clear() {
   graph = false;
   owned_ = 0;
   if (chunks_.empty()) return;
+  const size_t used_in_first = chunks_.size() > 1 ? kChunk : used_in_last_;  // the first chunk may be full
   chunks_.resize(1);
-  for (size_t i = 0; i < used_in_last_; ++i) chunks_[0][i] = DataSample();
+  for (size_t i = 0; i < used_in_first; ++i) chunks_[0][i] = DataSample();
   used_in_last_ = 0;
 }
 

@@ -443,7 +443,9 @@ TEST_CASE("each id and reference spelling is read, and the echo answers in gSOAP
                                                            EchoEnvelope(c.soap12 ? kEnv12 : kEnv11, c.samples)));
     INFO(r.body);
     REQUIRE(r.status == 200);
-    CHECK(Occurrences(r.body, "<l:sample") == c.sample_elements);
+    // `sample` elements only, not the `samples` list.
+    CHECK(Occurrences(r.body, "<l:sample ") + Occurrences(r.body, "<l:sample>") + Occurrences(r.body, "<l:sample/>") ==
+          c.sample_elements);
     if (c.soap12) {
       CHECK(r.body.find("<l:sample SOAP-ENC:id=\"_1\">") != std::string::npos);
       CHECK(r.body.find("<l:sample SOAP-ENC:ref=\"_1\"/>") != std::string::npos);

@@ -1,4 +1,5 @@
 #include "service/operations.h"
+#include "wsdl/sample_reader.h"
 
 #include <catch2/catch.hpp>
 #include <climits>
