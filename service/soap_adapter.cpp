@@ -354,9 +354,10 @@ bool SoapEngine::PreScan(std::string_view part) {
     // The gSOAP runtime is built WITH_NOIDREF (wsdl/CMakeLists.txt, docs/contract.md): without this
     // check a reference reads as an empty element and fails with a misleading occurrence fault. Only
     // the sample codec reads id/ref graphs (EchoDataSamples).
+    const std::string where = sample_codec_ ? "only EchoDataSamples' samples may be shared or cyclic (id/ref)"
+                                            : "this service runs with --echo-codec gsoap, which reads trees only";
     return refuse(("the request refers to an element by its '" + std::string(markup.reference.substr(0, 32)) +
-                   "' attribute (a multi-reference graph): only EchoDataSamples samples may be shared or "
-                   "cyclic (id/ref); send other content as a tree")
+                   "' attribute (a multi-reference graph): " + where + "; send the content as a tree")
                       .c_str());
   }
   return true;
