@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "wsdl/data_sample.h"
+#include "wsdl/xsd_values.h"
 
 namespace lather {
 
@@ -64,17 +65,5 @@ struct SampleReadResult {
 SampleReadResult ReadSampleWrapper(std::string_view xml, size_t start, std::string_view wrapper,
                                    const std::vector<NamespaceBinding>& scope, const SampleReadLimits& limits,
                                    SampleSet* out);
-
-// True if `text` is an xsd:dateTime lexical value: [-]YYYY-MM-DDThh:mm:ss[.f+][Z|(+|-)hh:mm].
-bool IsXsdDateTime(std::string_view text);
-
-// The xsd lexical forms the reader accepts (after white space is collapsed), parsed into *value;
-// false (and *value unchanged) for anything else. unsignedInt: [+]digits up to 4294967295 ("-0" too);
-// int: [+|-]digits in the int32 range; double: decimal or exponent form (exactly rounded), INF, +INF,
-// -INF, NaN; boolean: true, false, 1, 0.
-bool ParseXsdUnsignedInt(std::string_view text, uint32_t* value);
-bool ParseXsdInt(std::string_view text, int32_t* value);
-bool ParseXsdDouble(std::string_view text, double* value);
-bool ParseXsdBoolean(std::string_view text, bool* value);
 
 }  // namespace lather
