@@ -18,6 +18,7 @@
 #include "common/log.h"
 #include "common/log_limiter.h"
 #include "service/lingering_refusal.h"
+#include "service/memory_return.h"
 #include "service/stamped_receive.h"
 
 namespace lather {
@@ -90,8 +91,11 @@ void BlockingConnection::Serve() {
     parser_.Reset();
     // A large message's buffers are not kept for the next request (a keep-alive connection that once
     // echoed 30 MB held twice that until it closed).
-    if (response_.body.capacity() > kKeepBufferBytes) std::string().swap(response_.body);
-    if (in_.capacity() > kKeepBufferBytes) in_.Release();  // only when no pipelined request waits
+    if (response_.body.capacity() > kKeepBufferBytes) FreeBuffer(&response_.body);
+    if (in_.capacity() > kKeepBufferBytes) {
+      in_.Release();  // only when no pipelined request waits
+      NoteLargeFree();
+    }
   }
   metrics_->ConnectionClosed();
 }

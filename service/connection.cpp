@@ -16,6 +16,7 @@
 #include "common/log.h"
 #include "common/log_limiter.h"
 #include "service/event_loop.h"
+#include "service/memory_return.h"
 #include "service/stamped_receive.h"
 
 namespace lather {
@@ -280,14 +281,20 @@ void Connection::ReleaseBuffers() {
   // Freeing tens of megabytes (munmap) takes milliseconds: a large buffer is freed on the pool.
   if (in_.capacity() > kFreeOffLoopBytes) {
     std::shared_ptr<char[]> storage(in_.TakeStorage().release());
-    if (!loop_->pool().Submit([storage](SoapEngine&) mutable { storage.reset(); })) storage.reset();
+    if (!loop_->pool().Submit([storage](SoapEngine&) mutable {
+          storage.reset();
+          NoteLargeFree();
+        })) {
+      storage.reset();
+      NoteLargeFree();
+    }
   }
   in_.Release();
   if (tls_) ReleaseTlsBuffers();
   if (response_.body.capacity() > kFreeOffLoopBytes) {
     auto body = std::make_shared<std::string>(std::move(response_.body));
     response_.body = std::string();
-    if (!loop_->pool().Submit([body](SoapEngine&) mutable { body.reset(); })) body.reset();
+    if (!loop_->pool().Submit([body](SoapEngine&) mutable { FreeBuffer(body.get()); })) FreeBuffer(body.get());
   }
 }
 

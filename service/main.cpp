@@ -1,5 +1,4 @@
 // lather-service: serves the Lather SOAP contract (wsdl/lather.wsdl) over HTTP on /soap.
-#include <malloc.h>
 
 #include <csignal>
 #include <cstdio>
@@ -10,6 +9,7 @@
 #include "common/log.h"
 #include "service/authenticator.h"
 #include "common/tls.h"
+#include "service/memory_return.h"
 #include "service/server.h"
 
 namespace {
@@ -178,9 +178,9 @@ int main(int argc, char** argv) {
   sigaddset(&stop_signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
   std::signal(SIGPIPE, SIG_IGN);
-  // Buffers of 1 MiB and more (large request bodies, echo responses) are mapped and unmapped whole:
-  // glibc's sliding threshold would keep a 30 MB echo's buffers in each pool thread's arena for good.
-  mallopt(M_MMAP_THRESHOLD, 1 << 20);
+  // Large buffers and echo objects stay in a few shared arenas between requests and go back to the
+  // system once large requests stop (service/memory_return.h).
+  lather::ConfigureAllocator();
 
   std::unique_ptr<lather::Server> server;
   s = lather::Server::Start(options, &server);

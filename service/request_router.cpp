@@ -7,6 +7,7 @@
 
 #include "service/gzip_body.h"
 #include "service/http_response.h"
+#include "service/memory_return.h"
 #include "service/wsdl_document.h"
 
 namespace lather {
@@ -26,7 +27,7 @@ RequestRouter::RequestRouter(SoapEngine* engine, LoopMetrics* metrics, std::stri
     : engine_(engine), metrics_(metrics), long_body_bytes_(long_body_bytes), local_address_(std::move(local_address)) {}
 
 void RequestRouter::CompleteDeferred(DeferredResult result, HttpResponse* response) {
-  if (response->decoded_body.capacity() > 0) std::string().swap(response->decoded_body);  // the call is done
+  if (response->decoded_body.capacity() > 0) FreeBuffer(&response->decoded_body);  // the call is done
   if (result.rejected_status != 0) {  // a gzip body refused on the pool
     return Reject(result.rejected_status, result.rejected_reason,
                   response->call.content_type_version == 2 ? kSoap12ContentType : kSoap11ContentType, "", response);
@@ -131,7 +132,7 @@ bool RequestRouter::DecodeBody(const HttpRequest& request, HttpResponse* respons
   }
   const GunzipResult result = Gunzip(request.body, max_decoded_bytes_, kMaxGzipRatio, &response->decoded_body);
   if (result == GunzipResult::kOk) return true;
-  std::string().swap(response->decoded_body);
+  FreeBuffer(&response->decoded_body);
   std::string reason;
   const int status = GunzipRejection(result, max_decoded_bytes_, &reason);
   Reject(status, reason, request.content_type, "", response);
@@ -171,7 +172,7 @@ void RequestRouter::ServeSoap(const HttpRequest& request, bool keep_alive, doubl
   if (encoded && !DecodeBody(request, response)) return;
   const std::string_view body = encoded ? std::string_view(response->decoded_body) : request.body;
   if (body.empty()) {
-    if (encoded) std::string().swap(response->decoded_body);
+    if (encoded) FreeBuffer(&response->decoded_body);
     // A message fault (contract: 500 Client / 400 Sender), on a connection that stays usable.
     const int status = version == 2 ? 400 : 500;
     metrics_->RecordRequest(5, 1, 0);
@@ -203,7 +204,7 @@ void RequestRouter::ServeSoap(const HttpRequest& request, bool keep_alive, doubl
     response->call = call;
     return;
   }
-  if (encoded) std::string().swap(response->decoded_body);
+  if (encoded) FreeBuffer(&response->decoded_body);
   metrics_->RecordQueueWait(waited_seconds);
   metrics_->RecordRequest(outcome.operation, outcome.http_status == 200 ? 0 : outcome.sender_fault ? 1 : 2, seconds);
   metrics_->RecordParseSerialize(outcome.parse_seconds, outcome.serialize_seconds);

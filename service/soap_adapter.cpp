@@ -1,6 +1,5 @@
 #include "service/soap_adapter.h"
 
-#include <malloc.h>
 
 #include <algorithm>
 #include <cstring>
@@ -11,6 +10,7 @@
 #include "common/log.h"
 #include "service/http_response.h"
 #include "service/markup_limits.h"
+#include "service/memory_return.h"
 #include "service/xml_prolog.h"
 #include "wsdl/envelope_scan.h"
 #include "wsdl/sample_reader.h"
@@ -434,10 +434,11 @@ SoapOutcome SoapEngine::Finish() {
   soap_destroy(soap_);
   soap_end(soap_);
   samples_.Clear();
-  // A large echo leaves its many small objects free in this thread's malloc arena: give the pages
-  // back, or every pool thread keeps the peak of the largest echo it served (measured: +140 MB of
-  // RSS per pool thread for 31 MB echoes).
-  if (call_->body.size() >= kTrimAfterBytes) malloc_trim(0);
+  // A large echo leaves its objects and buffers free in the shared arenas: reused by the next large
+  // request, given back to the system once they stop (service/memory_return.h). Trimming after each
+  // one made every echo fault its memory in afresh (half of its CPU); keeping it in per-thread arenas
+  // made every pool thread keep the peak of the largest echo it served (+140 MB per thread).
+  if (call_->body.size() >= kTrimAfterBytes) NoteLargeFree();
   // Without an operation (a fault before one), everything until Finish() counts as parsing.
   const Clock::time_point end = Clock::now();
   const bool ran = operation_start_ != Clock::time_point{};

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "client/soap_client.h"
+#include "service/memory_return.h"
 #include "tests/integration/process_stats.h"
 #include "tests/integration/raw_http.h"
 #include "tests/integration/service_process.h"
@@ -91,11 +92,18 @@ void CheckRecovered(const ServiceProcess& service, const Baseline& before, long 
   CHECK(Counter(service, "guarded") == 0);
   const long fds = lather::test::SettledFds(service.pid(), before.fds);
   CHECK(fds <= before.fds);
-  const long rss = lather::test::ResidentKiB(service.pid());
-  INFO("RSS " << before.rss_kib << " KiB before, " << rss << " KiB after");
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
   rss_slack_kib = 512 * 1024;  // ASan keeps freed memory in quarantine (256 MiB by default); TSan's shadow grows
 #endif
+  // Freed memory of large requests is kept for the next one and given back once they have stopped
+  // for lather::kQuietPeriod (service/memory_return.h): wait for that, then a little more.
+  const auto give_back = std::chrono::steady_clock::now() + lather::kQuietPeriod + std::chrono::seconds(2);
+  long rss = lather::test::ResidentKiB(service.pid());
+  while (rss >= before.rss_kib + rss_slack_kib && std::chrono::steady_clock::now() < give_back) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    rss = lather::test::ResidentKiB(service.pid());
+  }
+  INFO("RSS " << before.rss_kib << " KiB before, " << rss << " KiB after");
   CHECK(rss < before.rss_kib + rss_slack_kib);
 }
 
