@@ -75,6 +75,10 @@ class Worker {
         start_ns_(start_ns), warm_end_ns_(warm_end_ns), end_ns_(end_ns), rate_(rate),
         rng_(0x9E3779B97F4A7C15ull * static_cast<uint64_t>(index + 1)) {
     next_number_ = o.first_call_number + static_cast<uint64_t>(index);
+    if (o.tls != nullptr) {
+      // Made like o.tls, which succeeded; should this one fail (resources), the thread shares o.tls.
+      if (!TlsContext::ForClient(o.tls_verify, o.tls_ca_file, &tls_).ok()) tls_.reset();
+    }
   }
 
   void Run();
@@ -135,6 +139,7 @@ class Worker {
   size_t Index(const Connection& c) const { return static_cast<size_t>(&c - connections_.data()); }
 
   const LoadOptions& o_;
+  std::unique_ptr<TlsContext> tls_;  // this thread's own TLS context (https only)
   const int index_;
   std::vector<Connection> connections_;
   const uint64_t quota_;
@@ -215,7 +220,7 @@ void Worker::ConnectFailed(Connection& c, uint64_t now, const std::string& reaso
 
 void Worker::ContinueHandshake(Connection& c, uint64_t now) {
   if (!c.tls) {
-    c.tls = TlsSession::ForClient(*o_.tls, c.fd, o_.tls_host);
+    c.tls = TlsSession::ForClient(tls_ != nullptr ? *tls_ : *o_.tls, c.fd, o_.tls_host);
     if (!c.tls) return ConnectFailed(c, now, "cannot start a TLS session");
   }
   switch (c.tls->Handshake()) {

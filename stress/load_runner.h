@@ -45,9 +45,14 @@ struct LoadOptions {
   bool series = false;                 // keep per-second figures
   uint64_t first_call_number = 0;      // call numbers start here (each call gets its own)
   uint64_t call_number_modulus = 2000000000;  // and wrap below this (keeps Increment's value an xsd:int)
-  // https: every connection speaks TLS with this context (its handshake is part of connecting), and
-  // `tls_host` is the name the certificate must show. Null: plain TCP.
+  // https: every connection speaks TLS with a context made as this one (its handshake is part of
+  // connecting), and `tls_host` is the name the certificate must show. Null: plain TCP. Each load
+  // thread makes its own context from `tls_verify` and `tls_ca_file` (what `tls` was made with):
+  // OpenSSL 3.0's certificate lookup, shared between threads, read a cached certificate while another
+  // handshake wrote it (a ThreadSanitizer report in CI).
   const TlsContext* tls = nullptr;
+  bool tls_verify = true;
+  std::string tls_ca_file;
   std::string tls_host;
 };
 

@@ -319,6 +319,8 @@ int StressMain(int argc, char** argv) {
   if (url.tls) {
     if (!(s = TlsContext::ForClient(!o.insecure, o.ca_file, &tls)).ok()) return UsageError(s.message());
     load.tls = tls.get();
+    load.tls_verify = !o.insecure;
+    load.tls_ca_file = o.ca_file;
     load.tls_host = url.host;
   }
   if (!(s = Resolve(url, &load.address, &load.address_length)).ok()) {
