@@ -40,8 +40,6 @@ size_t NamespaceIndex(std::string_view id) {
   return i;
 }
 const size_t kWsseNamespaceIndex = NamespaceIndex("wsse");
-// Requests at least this large give their freed memory back to the system after the call.
-constexpr size_t kTrimAfterBytes = size_t{1} << 20;
 
 constexpr const char* kOperationNames[] = {"Increment", "HelloWorld", "IncCounter", "GetCounter",
                                            "EchoDataSamples"};
@@ -438,7 +436,7 @@ SoapOutcome SoapEngine::Finish() {
   // request, given back to the system once they stop (service/memory_return.h). Trimming after each
   // one made every echo fault its memory in afresh (half of its CPU); keeping it in per-thread arenas
   // made every pool thread keep the peak of the largest echo it served (+140 MB per thread).
-  if (call_->body.size() >= kTrimAfterBytes) NoteLargeFree();
+  if (call_->body.size() >= kLargeFreeBytes) NoteLargeFree();
   // Without an operation (a fault before one), everything until Finish() counts as parsing.
   const Clock::time_point end = Clock::now();
   const bool ran = operation_start_ != Clock::time_point{};

@@ -18,6 +18,7 @@
 #include "client/data_sample.h"
 #include "client/soap_client.h"
 #include "service/memory_return.h"
+#include "tests/integration/process_stats.h"
 #include "tests/integration/raw_http.h"
 #include "tests/integration/service_process.h"
 
@@ -30,6 +31,9 @@ using lather::Status;
 using lather::test::CallBinary;
 using lather::test::CommandResult;
 using lather::test::ElementText;
+using lather::test::MinorFaults;
+using lather::test::PeakResidentKiB;
+using lather::test::ResidentKiB;
 using lather::test::RawResponse;
 using lather::test::RunCommand;
 using lather::test::SendRaw;
@@ -98,30 +102,6 @@ std::string NestedSamples(int levels) {
 std::pair<std::string, std::string> FaultOf(const RawResponse& r, bool soap12) {
   const std::string code = ElementText(r.body, soap12 ? "Value" : "faultcode");
   return {code.substr(code.find(':') + 1), ElementText(r.body, soap12 ? "Text" : "faultstring")};
-}
-
-long StatusKiB(pid_t pid, const std::string& field) {
-  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
-  std::string line;
-  while (std::getline(status, line)) {
-    if (line.rfind(field, 0) == 0) return std::stol(line.substr(field.size()));
-  }
-  return -1;
-}
-
-long ResidentKiB(pid_t pid) { return StatusKiB(pid, "VmRSS:"); }
-
-long PeakResidentKiB(pid_t pid) { return StatusKiB(pid, "VmHWM:"); }
-
-// Minor page faults of the process so far (/proc/PID/stat, field 10).
-long MinorFaults(pid_t pid) {
-  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-  std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
-  std::istringstream fields(text.substr(text.rfind(')') + 2));  // after the command name
-  std::string field;
-  for (int i = 3; i <= 10 && fields >> field; ++i) {
-  }
-  return std::stol(field);
 }
 
 // A set of the given childless samples, in order.

@@ -11,13 +11,39 @@
 
 namespace lather::test {
 
-long ResidentKiB(pid_t pid) {
+namespace {
+
+// A "Field:  N kB" line of /proc/PID/status, in KiB; -1 if unreadable.
+long StatusKiB(pid_t pid, const std::string& field) {
   std::ifstream status("/proc/" + std::to_string(pid) + "/status");
   std::string line;
   while (std::getline(status, line)) {
-    if (line.rfind("VmRSS:", 0) == 0) return std::stol(line.substr(6));
+    if (line.rfind(field, 0) == 0) return std::stol(line.substr(field.size()));
   }
   return -1;
+}
+
+// The fields of /proc/PID/stat from field 3 on (the command name, field 2, may hold spaces).
+std::istringstream StatFields(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const size_t paren = stat.rfind(')');
+  return std::istringstream(paren == std::string::npos ? std::string() : stat.substr(paren + 2));
+}
+
+}  // namespace
+
+long ResidentKiB(pid_t pid) { return StatusKiB(pid, "VmRSS:"); }
+
+long PeakResidentKiB(pid_t pid) { return StatusKiB(pid, "VmHWM:"); }
+
+long MinorFaults(pid_t pid) {
+  std::istringstream fields = StatFields(pid);
+  std::string field;
+  for (int i = 3; i <= 10; ++i) {
+    if (!(fields >> field)) return -1;
+  }
+  return std::stol(field);
 }
 
 long OpenFds(pid_t pid) {
@@ -31,12 +57,8 @@ long OpenFds(pid_t pid) {
 }
 
 double CpuSeconds(pid_t pid) {
-  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
-  std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  // The command name (field 2) may hold spaces: fields are counted from its closing parenthesis.
-  const size_t paren = stat.rfind(')');
-  if (paren == std::string::npos) return -1;
-  std::istringstream fields(stat.substr(paren + 2));
+  std::istringstream fields = StatFields(pid);
+  if (fields.str().empty()) return -1;
   std::string field;
   unsigned long long utime = 0, stime = 0;
   for (int i = 3; i <= 15 && fields >> field; ++i) {

@@ -1,5 +1,5 @@
-// Process statistics a test reads from /proc about the service it started: resident memory, open
-// descriptors and CPU time, to check that a bad input leaves nothing behind and that nothing spins.
+// Process statistics a test reads from /proc about the service it started: resident memory (and its
+// peak), page faults, open descriptors and CPU time, to check that a bad input leaves nothing behind and that nothing spins.
 #pragma once
 
 #include <sys/types.h>
@@ -8,6 +8,12 @@ namespace lather::test {
 
 // Resident memory of `pid` in KiB (VmRSS), -1 if unreadable.
 long ResidentKiB(pid_t pid);
+
+// Peak resident memory of `pid` in KiB (VmHWM), -1 if unreadable.
+long PeakResidentKiB(pid_t pid);
+
+// Minor page faults of `pid` so far (/proc/PID/stat), -1 if unreadable.
+long MinorFaults(pid_t pid);
 
 // Number of open file descriptors of `pid`.
 long OpenFds(pid_t pid);

@@ -12,6 +12,7 @@
 
 #include "client/data_sample.h"
 #include "client/soap_client.h"
+#include "tests/integration/process_stats.h"
 #include "tests/integration/raw_http.h"
 #include "tests/integration/service_process.h"
 
@@ -19,6 +20,8 @@ using lather::Client;
 using lather::ClientOptions;
 using lather::Status;
 using lather::test::ElementText;
+using lather::test::OpenFds;
+using lather::test::ResidentKiB;
 using lather::test::RawResponse;
 using lather::test::SendRaw;
 using lather::test::ServiceProcess;
@@ -50,25 +53,6 @@ int32_t IncrementOnce(const ServiceProcess& service) {
   int32_t result = 0;
   REQUIRE(client.Increment(1, &result).ok());
   return result;
-}
-
-// The service's resident memory (KiB) and open descriptors, from /proc.
-long ResidentKiB(pid_t pid) {
-  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
-  std::string line;
-  while (std::getline(status, line)) {
-    if (line.rfind("VmRSS:", 0) == 0) return std::stol(line.substr(6));
-  }
-  return -1;
-}
-
-long OpenFds(pid_t pid) {
-  long n = 0;
-  for (const auto& entry : std::filesystem::directory_iterator("/proc/" + std::to_string(pid) + "/fd")) {
-    (void)entry;
-    ++n;
-  }
-  return n;
 }
 
 int64_t Counter(const ServiceProcess& service, const std::string& name) {
