@@ -7,10 +7,10 @@
 #include "LatherSoap.nsmap"
 #include "common/flag_parser.h"
 #include "common/log.h"
-#include "service/authenticator.h"
+#include "service/auth/authenticator.h"
 #include "common/tls.h"
-#include "service/memory_return.h"
-#include "service/server.h"
+#include "service/memory/memory_return.h"
+#include "service/dispatch/server.h"
 
 namespace {
 

@@ -13,7 +13,7 @@
 #include <thread>
 
 #include "common/log.h"
-#include "service/server.h"
+#include "service/dispatch/server.h"
 
 namespace lather {
 namespace {

@@ -16,14 +16,14 @@
 #include <sstream>
 
 #include "common/flag_parser.h"
-#include "service/authenticator.h"
+#include "service/auth/authenticator.h"
 #include "common/tls.h"
 #include "stress/embedded_service.h"
-#include "stress/gsoap_runner.h"
-#include "stress/operation_preset.h"
-#include "stress/report.h"
-#include "stress/target_url.h"
-#include "stress/units.h"
+#include "stress/load/gsoap_runner.h"
+#include "stress/load/operation_preset.h"
+#include "stress/report/report.h"
+#include "stress/load/target_url.h"
+#include "stress/report/units.h"
 
 namespace lather {
 namespace {

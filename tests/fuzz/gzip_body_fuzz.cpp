@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "service/gzip_body.h"
+#include "service/http/gzip_body.h"
 
 namespace {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "service/http_request_parser.h"
+#include "service/http/http_request_parser.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static const lather::HttpLimits limits = [] {

@@ -5,7 +5,7 @@
 #include <memory>
 #include <vector>
 
-#include "stress/response_checker.h"
+#include "stress/load/response_checker.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static std::vector<std::unique_ptr<lather::ResponseChecker>> checkers = [] {

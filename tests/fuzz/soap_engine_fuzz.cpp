@@ -7,8 +7,8 @@
 #include <string>
 
 #include "LatherSoap.nsmap"
-#include "service/operations.h"
-#include "service/soap_adapter.h"
+#include "service/soap/operations.h"
+#include "service/soap/soap_engine.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // No store: counter operations are deferred, as on an event loop.

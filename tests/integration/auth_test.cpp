@@ -14,7 +14,7 @@
 #include <regex>
 #include <string>
 
-#include "service/authenticator.h"
+#include "service/auth/authenticator.h"
 #include "tests/integration/raw_http.h"
 #include "tests/integration/service_process.h"
 

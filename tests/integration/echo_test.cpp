@@ -17,7 +17,7 @@
 
 #include "client/data_sample.h"
 #include "client/soap_client.h"
-#include "service/memory_return.h"
+#include "service/memory/memory_return.h"
 #include "tests/integration/process_stats.h"
 #include "tests/integration/raw_http.h"
 #include "tests/integration/service_process.h"

@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "client/soap_client.h"
-#include "service/memory_return.h"
+#include "service/memory/memory_return.h"
 #include "tests/integration/process_stats.h"
 #include "tests/integration/raw_http.h"
 #include "tests/integration/service_process.h"

@@ -8,7 +8,7 @@
 #include <map>
 #include <thread>
 
-#include "service/counter_store.h"
+#include "service/store/counter_store.h"
 
 #include "client/data_sample.h"
 #include "client/soap_client.h"

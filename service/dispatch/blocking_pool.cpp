@@ -1,0 +1,131 @@
+#include "service/dispatch/blocking_pool.h"
+
+#include <pthread.h>
+#include <sched.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <exception>
+
+#include "common/log.h"
+#include "service/http/gzip_body.h"
+#include "service/http/stamped_receive.h"
+
+namespace lather {
+namespace {
+constexpr int kPoolNice = 10;  // Linux: per-thread nice value of the pool's threads
+constexpr size_t kPoolStack = size_t{8} << 20;  // per pool thread (the usual default), more if --max-depth needs it
+}  // namespace
+
+Status BlockingPool::Start(const ServerOptions& options, GroupCommitter* committer,
+                           std::unique_ptr<BlockingPool>* pool) {
+  std::unique_ptr<BlockingPool> p(new BlockingPool(options.pool_queue));
+  for (int i = 0; i < options.pool_threads; ++i) {
+    std::unique_ptr<CounterStore> reader;
+    Status s = CounterStore::Open(options.store, &reader);
+    if (!s.ok()) return s;
+    auto worker = std::make_unique<Worker>();
+    worker->operations = std::make_unique<Operations>(std::make_unique<GroupCommitCounters>(committer, std::move(reader)));
+    worker->engine = std::make_unique<SoapEngine>(worker->operations.get(), options.soap, false);
+    p->workers_.push_back(std::move(worker));
+  }
+  // Large echoes are parsed here: the stack must hold gSOAP's recursion to --max-depth.
+  boost::thread::attributes attributes;
+  attributes.set_stack_size(std::max(kPoolStack, SoapStackBytes(options.soap)));
+  for (auto& worker : p->workers_) {
+    Worker* w = worker.get();
+    BlockingPool* self = p.get();
+    p->threads_.emplace_back(attributes, [self, w] { self->Run(w); });
+  }
+  *pool = std::move(p);
+  return Status::Ok();
+}
+
+ScopedIdlePriority::ScopedIdlePriority() {
+  sched_param param{};
+  changed_ = pthread_setschedparam(pthread_self(), SCHED_IDLE, &param) == 0;
+}
+
+ScopedIdlePriority::~ScopedIdlePriority() {
+  sched_param param{};
+  if (changed_) pthread_setschedparam(pthread_self(), SCHED_OTHER, &param);  // the thread's nice value stays
+}
+
+DeferredResult ServeDeferred(SoapEngine& engine, const SoapCall& call, int64_t arrival_ns, double limit_seconds) {
+  DeferredResult result;
+  result.waited = SecondsSince(arrival_ns);
+  result.busy = limit_seconds > 0 && result.waited > limit_seconds;
+  if (result.busy) return result;
+  const auto start = std::chrono::steady_clock::now();
+  if (call.gzip_max_decoded > 0) {
+    std::string decoded;
+    const GunzipResult gunzip = Gunzip(call.body, call.gzip_max_decoded, kMaxGzipRatio, &decoded);
+    result.rejected_status = GunzipRejection(gunzip, call.gzip_max_decoded, &result.rejected_reason);
+    if (result.rejected_status != 0) return result;
+    SoapCall plain = call;
+    plain.body = decoded;
+    plain.gzip_max_decoded = 0;
+    result.outcome = engine.Serve(plain, &result.body);
+    result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return result;
+  }
+  result.outcome = engine.Serve(call, &result.body);
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return result;
+}
+
+BlockingPool::~BlockingPool() { Stop(); }
+
+size_t BlockingPool::queued() {
+  boost::lock_guard<boost::mutex> lock(mutex_);
+  return queue_.size();
+}
+
+bool BlockingPool::Submit(Job job) {
+  {
+    boost::lock_guard<boost::mutex> lock(mutex_);
+    if (stopping_ || queue_.size() >= max_queue_) return false;
+    queue_.push_back(std::move(job));
+  }
+  work_.notify_one();
+  return true;
+}
+
+void BlockingPool::Stop() {
+  {
+    boost::lock_guard<boost::mutex> lock(mutex_);
+    if (stopping_ && threads_.empty()) return;
+    stopping_ = true;
+  }
+  work_.notify_all();
+  for (boost::thread& t : threads_) t.join();
+  threads_.clear();
+}
+
+void BlockingPool::Run(Worker* worker) {
+  // Below the event loops: when the cores are busy, a long job yields to the quick calls.
+  if (setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), kPoolNice) != 0) {
+    LogLine("blocking pool: cannot lower the thread priority");
+  }
+  for (;;) {
+    Job job;
+    {
+      boost::unique_lock<boost::mutex> lock(mutex_);
+      while (queue_.empty() && !stopping_) work_.wait(lock);
+      if (queue_.empty()) return;  // stopping and drained
+      job = std::move(queue_.front());
+      queue_.pop_front();
+    }
+    try {
+      job(*worker->engine);
+    } catch (const std::exception& e) {
+      LogLine(std::string("blocking pool: unexpected exception: ") + e.what());
+    } catch (...) {
+      LogLine("blocking pool: unexpected exception");
+    }
+  }
+}
+
+}  // namespace lather

@@ -1,0 +1,91 @@
+// BlockingPool: a bounded pool of Boost.Thread workers for the requests that may block or run long
+// (IncCounter and GetCounter, which wait for the store; large EchoDataSamples), so quick calls on
+// the event loops never wait behind them. Each worker owns a SoapEngine and an Operations whose
+// increments go through the shared GroupCommitter. Submit() refuses work when the queue is full
+// (the caller answers 503). Thread-safe.
+#pragma once
+
+#include <boost/thread/condition_variable.hpp>
+#include <boost/thread/mutex.hpp>
+#include <boost/thread/thread.hpp>
+
+#include <deque>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "common/status.h"
+#include "service/store/group_commit.h"
+#include "service/dispatch/server_options.h"
+#include "service/soap/soap_engine.h"
+
+namespace lather {
+
+// While it lives, the calling thread runs under SCHED_IDLE: any runnable normal thread (an event
+// loop with a quick call) preempts it at once. For the long parses of large echoes on the pool;
+// store calls, which mostly sleep on a commit, keep the normal policy so that they are not starved.
+class ScopedIdlePriority {
+ public:
+  ScopedIdlePriority();
+  ~ScopedIdlePriority();
+  ScopedIdlePriority(const ScopedIdlePriority&) = delete;
+  ScopedIdlePriority& operator=(const ScopedIdlePriority&) = delete;
+
+ private:
+  bool changed_ = false;
+};
+
+// What a deferred call came to on the pool (see ServeDeferred).
+struct DeferredResult {
+  SoapOutcome outcome;
+  std::string body;
+  double waited = 0;   // seconds from the request's arrival until a pool thread took it
+  double seconds = 0;  // its execution
+  bool busy = false;   // it had waited longer than the limit and was not run
+  int rejected_status = 0;      // its gzip body was refused (413, 400): not run
+  std::string rejected_reason;  // why, for the fault
+};
+
+// Runs `call` on a pool worker's `engine`, unless it has waited longer than `limit_seconds` (> 0)
+// since `arrival_ns` (a receive stamp): then it is not run and the result says busy.
+DeferredResult ServeDeferred(SoapEngine& engine, const SoapCall& call, int64_t arrival_ns, double limit_seconds);
+
+class BlockingPool {
+ public:
+  using Job = std::function<void(SoapEngine& engine)>;
+
+  // Opens a reader store connection per worker (InvalidArgument/IOError as CounterStore::Open)
+  // and starts options.pool_threads workers.
+  static Status Start(const ServerOptions& options, GroupCommitter* committer, std::unique_ptr<BlockingPool>* pool);
+  ~BlockingPool();  // Stop()
+  BlockingPool(const BlockingPool&) = delete;
+  BlockingPool& operator=(const BlockingPool&) = delete;
+
+  // Queues `job` to run on a worker with that worker's engine; false if options.pool_queue jobs
+  // are already waiting or the pool is stopping.
+  bool Submit(Job job);
+
+  // Jobs waiting for a worker now.
+  size_t queued();
+
+  // Runs the jobs already queued, then joins the workers. Idempotent.
+  void Stop();
+
+ private:
+  struct Worker {
+    std::unique_ptr<Operations> operations;
+    std::unique_ptr<SoapEngine> engine;
+  };
+  BlockingPool(size_t max_queue) : max_queue_(max_queue) {}
+  void Run(Worker* worker);
+
+  const size_t max_queue_;
+  std::vector<std::unique_ptr<Worker>> workers_;
+  std::vector<boost::thread> threads_;
+  boost::mutex mutex_;
+  boost::condition_variable work_;
+  std::deque<Job> queue_;
+  bool stopping_ = false;
+};
+
+}  // namespace lather

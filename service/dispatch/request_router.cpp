@@ -1,0 +1,216 @@
+#include "service/dispatch/request_router.h"
+
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <utility>
+
+#include "service/http/gzip_body.h"
+#include "service/http/http_response.h"
+#include "service/memory/memory_return.h"
+#include "service/soap/wsdl_document.h"
+
+namespace lather {
+namespace {
+
+bool IsWsdlQuery(std::string_view query) { return query == "wsdl" || query == "WSDL"; }
+
+// The challenge sent with every 401 (RFC 7617); a WS-Security client ignores it.
+constexpr std::string_view kAuthChallenge = "WWW-Authenticate: Basic realm=\"lather\"\r\n";
+
+std::string_view ExtraHeaders(const SoapOutcome& outcome) { return outcome.unauthorized ? kAuthChallenge : ""; }
+
+}  // namespace
+
+RequestRouter::RequestRouter(SoapEngine* engine, LoopMetrics* metrics, std::string local_address,
+                             size_t long_body_bytes)
+    : engine_(engine), metrics_(metrics), long_body_bytes_(long_body_bytes), local_address_(std::move(local_address)) {}
+
+void RequestRouter::CompleteDeferred(DeferredResult result, HttpResponse* response) {
+  if (response->decoded_body.capacity() > 0) FreeBuffer(&response->decoded_body);  // the call is done
+  if (result.rejected_status != 0) {  // a gzip body refused on the pool
+    return Reject(result.rejected_status, result.rejected_reason,
+                  response->call.content_type_version == 2 ? kSoap12ContentType : kSoap11ContentType, "", response);
+  }
+  if (result.busy) {
+    const bool keep_alive = response->keep_alive;
+    return Busy(result.waited, response->call.content_type_version == 2 ? kSoap12ContentType : kSoap11ContentType,
+                keep_alive, std::chrono::steady_clock::now(), response);
+  }
+  metrics_->RecordQueueWait(result.waited);
+  response->body = std::move(result.body);
+  const SoapOutcome& outcome = result.outcome;
+  metrics_->RecordRequest(outcome.operation, outcome.http_status == 200 ? 0 : outcome.sender_fault ? 1 : 2,
+                          result.seconds);
+  metrics_->RecordParseSerialize(outcome.parse_seconds, outcome.serialize_seconds);
+  response->head.clear();
+  AppendResponseHead(outcome.http_status, outcome.soap_version == 2 ? kSoap12ContentType : kSoap11ContentType,
+                     response->body.size(), response->keep_alive, ExtraHeaders(outcome), &response->head);
+  response->close = !response->keep_alive;
+  response->deferred = false;
+}
+
+std::string DescribeClient(std::string_view peer, std::string_view forwarded_for) {
+  std::string out = "peer=";
+  out.append(peer);
+  if (forwarded_for.empty()) return out;
+  out.append(" forwarded_for=");
+  for (const char c : forwarded_for.substr(0, 200)) out.push_back(c > ' ' && c < 127 ? c : (c == ' ' ? ' ' : '?'));
+  return out;
+}
+
+void RequestRouter::Reject(int status, std::string_view reason, std::string_view content_type,
+                           std::string_view extra_headers, HttpResponse* response) {
+  response->Clear();
+  metrics_->RecordRejection(status);
+  const int version = SoapVersionOfContentType(content_type) == 2 ? 2 : 1;
+  AppendFaultEnvelope(version, status < 500, reason, &response->body);
+  AppendResponseHead(status, version == 2 ? kSoap12ContentType : kSoap11ContentType,
+                     response->body.size(), false, extra_headers, &response->head);
+  response->close = true;
+}
+
+void RequestRouter::Busy(double waited_seconds, std::string_view content_type, bool keep_alive,
+                         std::chrono::steady_clock::time_point started, HttpResponse* response) {
+  response->Clear();
+  metrics_->RecordRejection(503);
+  const int version = SoapVersionOfContentType(content_type) == 2 ? 2 : 1;
+  AppendFaultEnvelope(version, false,
+                      "the server is busy: this request waited " + std::to_string(std::lround(waited_seconds * 1000)) +
+                          " ms for its turn, over the limit of " + std::to_string(std::lround(max_queue_wait_ * 1000)) +
+                          " ms; retry later",
+                      &response->body);
+  AppendResponseHead(503, version == 2 ? kSoap12ContentType : kSoap11ContentType, response->body.size(), keep_alive,
+                     "Retry-After: 1\r\n", &response->head);
+  response->close = !keep_alive;
+  metrics_->RecordBusyAnswer(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+}
+
+void RequestRouter::Route(const HttpRequest& request, bool allow_keep_alive, double waited_seconds,
+                          HttpResponse* response) {
+  response->Clear();
+  const bool keep_alive = request.keep_alive && allow_keep_alive;
+  if (request.path == "/soap") {
+    if (request.method == "POST") return ServeSoap(request, keep_alive, waited_seconds, response);
+    if (request.method == "GET" && IsWsdlQuery(request.query)) {
+      const std::string_view host = request.host.empty() ? std::string_view(local_address_) : request.host;
+      // Behind a TLS-terminating proxy (X-Forwarded-Proto: https) the address clients must use is https.
+      const bool https = https_ || (request.forwarded_proto.size() == 5 &&
+                                    (request.forwarded_proto == "https" || request.forwarded_proto == "HTTPS"));
+      response->body = WsdlForEndpoint((https ? "https://" : "http://") + std::string(host) + "/soap");
+      AppendResponseHead(200, "text/xml; charset=utf-8", response->body.size(), keep_alive, "",
+                         &response->head);
+      response->close = !keep_alive;
+      return;
+    }
+    Reject(405, "method " + std::string(request.method) + " is not allowed on /soap (use POST, or GET /soap?wsdl)",
+           request.content_type, "Allow: POST\r\n", response);
+    return;
+  }
+  if (request.path == "/metrics" && request.method == "GET" && serve_metrics_) {
+    response->body = render_metrics_ ? render_metrics_() : RenderMetrics({metrics_});
+    AppendResponseHead(200, "text/plain; version=0.0.4; charset=utf-8", response->body.size(), keep_alive, "",
+                       &response->head);
+    response->close = !keep_alive;
+    return;
+  }
+  if (request.path == "/healthz" && (request.method == "GET" || request.method == "HEAD")) {
+    response->body = request.method == "GET" ? "ok\n" : "";
+    AppendResponseHead(200, "text/plain; charset=utf-8", 3, keep_alive, "", &response->head);
+    response->close = !keep_alive;
+    return;
+  }
+  Reject(404, "no resource at " + std::string(request.path) + " (the service is at /soap)",
+         request.content_type, "", response);
+}
+
+bool RequestRouter::DecodeBody(const HttpRequest& request, HttpResponse* response) {
+  if (!IsGzipCoding(request.content_encoding)) {
+    Reject(415, "Content-Encoding " + std::string(request.content_encoding) + " is not supported (gzip is)",
+           request.content_type, "", response);
+    return false;
+  }
+  const GunzipResult result = Gunzip(request.body, max_decoded_bytes_, kMaxGzipRatio, &response->decoded_body);
+  if (result == GunzipResult::kOk) return true;
+  FreeBuffer(&response->decoded_body);
+  std::string reason;
+  const int status = GunzipRejection(result, max_decoded_bytes_, &reason);
+  Reject(status, reason, request.content_type, "", response);
+  return false;
+}
+
+void RequestRouter::ServeSoap(const HttpRequest& request, bool keep_alive, double waited_seconds,
+                              HttpResponse* response) {
+  const auto started = std::chrono::steady_clock::now();
+  const int version = SoapVersionOfContentType(request.content_type);
+  if (version == 0) {
+    const std::string shown = request.content_type.empty() ? "none" : std::string(request.content_type);
+    return Reject(415, "Content-Type " + shown + " is not a SOAP media type (text/xml for SOAP 1.1, "
+                  "application/soap+xml for SOAP 1.2)", request.content_type, "", response);
+  }
+  if (!request.body_framed) {
+    return Reject(411, "a SOAP request needs Content-Length or chunked transfer coding",
+                  request.content_type, "", response);
+  }
+  if (max_queue_wait_ > 0 && waited_seconds > max_queue_wait_) {
+    return Busy(waited_seconds, request.content_type, keep_alive, started, response);
+  }
+  const bool encoded = !request.content_encoding.empty() && request.content_encoding != "identity";
+  if (encoded && IsGzipCoding(request.content_encoding) && request.body.size() > kInlineGzipBytes &&
+      long_body_bytes_ != std::numeric_limits<size_t>::max()) {
+    // Large gzip bodies are decoded where large bodies are parsed: on the pool (ServeDeferred).
+    SoapCall call;
+    call.body = request.body;
+    call.gzip_max_decoded = max_decoded_bytes_;
+    call.content_type_version = version;
+    call.action = version == 2 ? ContentTypeParameter(request.content_type, "action") : request.soap_action;
+    response->keep_alive = keep_alive;
+    response->deferred = true;
+    response->call = call;
+    return;
+  }
+  if (encoded && !DecodeBody(request, response)) return;
+  const std::string_view body = encoded ? std::string_view(response->decoded_body) : request.body;
+  if (body.empty()) {
+    if (encoded) FreeBuffer(&response->decoded_body);
+    // A message fault (contract: 500 Client / 400 Sender), on a connection that stays usable.
+    const int status = version == 2 ? 400 : 500;
+    metrics_->RecordRequest(5, 1, 0);
+    AppendFaultEnvelope(version, true, "the request body is empty; a SOAP envelope was expected",
+                        &response->body);
+    AppendResponseHead(status, version == 2 ? kSoap12ContentType : kSoap11ContentType,
+                       response->body.size(), keep_alive, "", &response->head);
+    response->close = !keep_alive;
+    return;
+  }
+  SoapCall call;
+  call.body = body;
+  call.content_type_version = version;
+  call.action = version == 2 ? ContentTypeParameter(request.content_type, "action") : request.soap_action;
+  call.authorization = request.authorization;
+  response->keep_alive = keep_alive;
+  if (body.size() > long_body_bytes_) {  // a large echo: parse it on the pool, not here
+    response->deferred = true;
+    response->call = call;
+    return;
+  }
+  metrics_->RequestStarted();
+  const auto start = started;
+  const SoapOutcome outcome = engine_->Serve(call, &response->body);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  metrics_->RequestFinished();
+  if (outcome.deferred) {  // it waits for the store: run it on the pool (which records the wait)
+    response->deferred = true;
+    response->call = call;
+    return;
+  }
+  if (encoded) FreeBuffer(&response->decoded_body);
+  metrics_->RecordQueueWait(waited_seconds);
+  metrics_->RecordRequest(outcome.operation, outcome.http_status == 200 ? 0 : outcome.sender_fault ? 1 : 2, seconds);
+  metrics_->RecordParseSerialize(outcome.parse_seconds, outcome.serialize_seconds);
+  AppendResponseHead(outcome.http_status, outcome.soap_version == 2 ? kSoap12ContentType : kSoap11ContentType,
+                     response->body.size(), keep_alive, ExtraHeaders(outcome), &response->head);
+  response->close = !keep_alive;
+}
+
+}  // namespace lather

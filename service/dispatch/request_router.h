@@ -1,0 +1,103 @@
+// RequestRouter: answers one parsed HTTP request: POST /soap goes to the SoapEngine, GET /soap?wsdl
+// returns the WSDL, GET /healthz says the service is up; anything else gets the contract's HTTP
+// status with a SOAP Fault body. One router per serving thread; not thread-safe.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "service/dispatch/blocking_pool.h"
+#include "service/http/http_request_parser.h"
+#include "service/admin/metrics.h"
+#include "service/soap/soap_engine.h"
+
+namespace lather {
+
+// A response ready to write: `head` (status line and headers) then `body`.
+struct HttpResponse {
+  std::string head;
+  std::string body;
+  bool close = false;  // close the connection after writing
+  // Set when the request must run on the blocking pool: `call` (which points into the request
+  // buffer) is to be served there, and the head written when it is done.
+  bool deferred = false;
+  bool keep_alive = true;
+  SoapCall call;
+  // A gzip-encoded request's decoded body (call.body points into it); freed once the call is answered.
+  std::string decoded_body;
+
+  void Clear() {
+    head.clear();
+    body.clear();
+    close = false;
+    deferred = false;
+  }
+};
+
+// How a log line names the client: "peer=ADDRESS:PORT", and " forwarded_for=..." when a reverse
+// proxy sent X-Forwarded-For (printable ASCII kept, other bytes as '?', at most 200 of them).
+std::string DescribeClient(std::string_view peer, std::string_view forwarded_for);
+
+class RequestRouter {
+ public:
+  // `local_address` ("127.0.0.1:8080") names the service when a request has no Host header.
+  // `metrics` is this thread's (written here). Bodies over `long_body_bytes` are deferred.
+  RequestRouter(SoapEngine* engine, LoopMetrics* metrics, std::string local_address, size_t long_body_bytes);
+  // What GET /metrics answers: the engine's sum of every thread's metrics.
+  void set_metrics_renderer(std::function<std::string()> render) { render_metrics_ = std::move(render); }
+
+  // With false (lather-service --admin-listen), GET /metrics is not served here: 404.
+  void set_serve_metrics(bool serve) { serve_metrics_ = serve; }
+
+  void set_local_address(std::string address) { local_address_ = std::move(address); }
+  // Served over TLS: ?wsdl names the https:// address whatever X-Forwarded-Proto says.
+  void set_https(bool https) { https_ = https; }
+
+  // The largest decoded size of a gzip-encoded body (the message limit, --max-message).
+  void set_max_decoded_bytes(size_t bytes) { max_decoded_bytes_ = bytes; }
+
+  // The answer to a deferred call the blocking pool came back with: its response and metrics, or
+  // Busy() when it had waited too long to be run. response->keep_alive says whether to keep the connection.
+  void CompleteDeferred(DeferredResult result, HttpResponse* response);
+
+  // SOAP requests that waited longer than `limit_seconds` (> 0) get Busy() instead of being run.
+  void set_max_queue_wait(double limit_seconds) { max_queue_wait_ = limit_seconds; }
+  double max_queue_wait() const { return max_queue_wait_; }
+
+  // Fills *response (cleared first) for `request`, which arrived `waited_seconds` ago. With
+  // `allow_keep_alive` false (the server is stopping) the response says Connection: close.
+  void Route(const HttpRequest& request, bool allow_keep_alive, double waited_seconds, HttpResponse* response);
+
+  // Fills *response with 503 + Retry-After and a Server/Receiver fault saying the request waited
+  // `waited_seconds`, over the limit; the connection stays open. Counted as a 503 rejection, with
+  // the time spent answering it (from `started`, a steady-clock time) in the busy-answer histogram.
+  void Busy(double waited_seconds, std::string_view content_type, bool keep_alive,
+            std::chrono::steady_clock::time_point started, HttpResponse* response);
+
+  // Fills *response with a rejection made before a request could be parsed (bad framing, limits,
+  // timeouts): `status`, a Fault of the version `content_type` announces (1.1 when unknown) and
+  // Connection: close. `extra_headers` are added as they are (each ending in CRLF).
+  void Reject(int status, std::string_view reason, std::string_view content_type,
+              std::string_view extra_headers, HttpResponse* response);
+
+ private:
+  void ServeSoap(const HttpRequest& request, bool keep_alive, double waited_seconds, HttpResponse* response);
+  // Decodes a gzip body into response->decoded_body; false after rejecting it (400, 413, 415).
+  bool DecodeBody(const HttpRequest& request, HttpResponse* response);
+
+  SoapEngine* engine_;
+  LoopMetrics* metrics_;
+  size_t long_body_bytes_;
+  double max_queue_wait_ = 0;
+  bool serve_metrics_ = true;
+  size_t max_decoded_bytes_ = HttpLimits().max_body_bytes;
+  std::function<std::string()> render_metrics_;
+  std::string local_address_;
+  bool https_ = false;
+};
+
+}  // namespace lather

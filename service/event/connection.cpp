@@ -1,0 +1,348 @@
+#include "service/event/connection.h"
+
+#include <boost/asio/buffer.hpp>
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/write.hpp>
+
+#include <sys/socket.h>
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <chrono>
+#include <optional>
+
+#include "common/log.h"
+#include "common/log_limiter.h"
+#include "service/event/event_loop.h"
+#include "service/memory/memory_return.h"
+#include "service/http/stamped_receive.h"
+
+namespace lather {
+namespace {
+constexpr size_t kReadChunk = 16 * 1024;
+// The most one read takes from a socket, and one write gives it, per wake-up of the loop.
+constexpr size_t kMaxReadPerWake = 256 * 1024;
+constexpr size_t kMaxWritePerWake = 256 * 1024;
+// Buffers larger than this are freed on the blocking pool rather than on the loop.
+constexpr size_t kFreeOffLoopBytes = 1024 * 1024;
+// After a rejection, how long the rest of the client's request is read and dropped before closing.
+constexpr std::chrono::milliseconds kLingerTime{5000};
+// Answers up to this size are copied together for one write; larger ones are written from where they are.
+constexpr size_t kCoalesceBytes = 16 * 1024;
+constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
+}  // namespace
+
+Connection::Connection(EventLoop* loop, boost::asio::ip::tcp::socket socket)
+    : loop_(loop), socket_(std::move(socket)), timer_(loop->io()), parser_(loop->options().http) {}
+
+void Connection::Start() {
+  boost::system::error_code ignored;
+  socket_.set_option(boost::asio::ip::tcp::no_delay(true), ignored);
+  socket_.non_blocking(true, ignored);
+  loop_->metrics().ConnectionOpened();
+  if (loop_->options().tls != nullptr) return StartTls();
+  EnableArrivalStamps(socket_.native_handle());
+  SetPhase(Phase::kIdle);
+  Read();
+}
+
+void Connection::CloseIfIdle() {
+  if (phase_ == Phase::kIdle || phase_ == Phase::kLingering || phase_ == Phase::kHandshake) Close();
+}
+
+void Connection::SetPhase(Phase phase) {
+  if (phase == phase_ && phase != Phase::kIdle) return;  // a phase's deadline runs from its start
+  phase_ = phase;
+  const ServerOptions& o = loop_->options();
+  std::chrono::milliseconds limit{};
+  switch (phase) {
+    case Phase::kIdle: limit = o.idle_timeout; break;
+    case Phase::kHead: limit = o.header_timeout; break;
+    case Phase::kHandshake: limit = o.header_timeout; break;
+    case Phase::kBody: limit = o.body_timeout; break;
+    case Phase::kWriting: limit = o.body_timeout; break;  // a reader that never reads is cut off too
+    case Phase::kLingering: limit = kLingerTime; break;
+    case Phase::kPool: timer_.cancel(); return;             // the pool answers; its queue is bounded
+    case Phase::kClosed: timer_.cancel(); return;
+  }
+  timer_.expires_after(limit);
+  timer_.async_wait([self = shared_from_this()](const boost::system::error_code& error) {
+    if (!error) self->OnDeadline();
+  });
+}
+
+void Connection::OnDeadline() {
+  switch (phase_) {
+    case Phase::kIdle:
+    case Phase::kWriting:
+    case Phase::kLingering:
+      Close();
+      break;
+    case Phase::kPool:
+      break;
+    case Phase::kHandshake:
+      LogClientCausedLine("closed a connection from " + PeerName() + ": the TLS handshake did not complete within " +
+                          std::to_string(loop_->options().header_timeout.count()) + " ms");
+      Close();
+      break;
+    case Phase::kHead:
+      Reject(408, "the request head did not arrive within " +
+                      std::to_string(loop_->options().header_timeout.count()) + " ms");
+      break;
+    case Phase::kBody:
+      Reject(408, "the request body did not arrive within " +
+                      std::to_string(loop_->options().body_timeout.count()) + " ms");
+      break;
+    case Phase::kClosed:
+      break;
+  }
+}
+
+void Connection::Read() {
+  if (tls_) return ReadTls();
+  // Wait for readability without a buffer: an idle keep-alive connection holds no read buffer.
+  socket_.async_wait(boost::asio::ip::tcp::socket::wait_read,
+                     [self = shared_from_this()](const boost::system::error_code& error) { self->OnReadable(error); });
+}
+
+void Connection::OnReadable(const boost::system::error_code& error) {
+  if (phase_ == Phase::kClosed) return;
+  if (error) return Close();
+  if (phase_ == Phase::kLingering) return Drain();
+  // A large body announced by Content-Length gets its whole buffer at once (growing by doubling would
+  // copy it again and again on the loop), and one wake-up reads at most kMaxReadPerWake of it, so that
+  // a 30 MB upload shares the loop with the quick calls of other connections.
+  const size_t room_wanted = std::max(kReadChunk / 2, parser_.expected_size() > in_.size()
+                                                          ? parser_.expected_size() - in_.size() : size_t{0});
+  char* room = in_.Reserve(std::min(room_wanted, loop_->options().http.max_body_bytes + kReadChunk), kReadChunk);
+  const size_t length = std::min(in_.space(), kMaxReadPerWake);
+  const ssize_t n = tls_ ? ReceiveTls(room, length) : ReceiveStamped(socket_.native_handle(), room, length, &arrival_ns_);
+  if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) return Read();
+  if (n <= 0) {
+    // EOF or reset: the client is gone; a half-sent request is simply dropped (no side effect).
+    Close();
+    return;
+  }
+  const size_t bytes = static_cast<size_t>(n);
+  in_.Commit(bytes);
+  loop_->metrics().AddBytesReceived(bytes);
+  Process();
+}
+
+void Connection::Process() {
+  for (;;) {
+    if (in_.empty()) {
+      if (!out_.empty()) return Flush(false);
+      if (loop_->stopping()) return Close();
+      SetPhase(Phase::kIdle);
+      ReleaseBuffers();  // idle: give the read buffer back (it is taken again on the next read)
+      return Read();
+    }
+    switch (parser_.Parse(in_.data())) {
+      case HttpRequestParser::Result::kNeedMore: {
+        const HttpLimits& limits = loop_->options().http;
+        if (in_.size() > limits.max_header_bytes + 2 * limits.max_body_bytes) {
+          return Reject(413, "request framing overhead exceeds the message size limit");
+        }
+        if (!out_.empty()) return Flush(false);  // answer what is done before waiting for more
+        SetPhase(parser_.head_complete() ? Phase::kBody : Phase::kHead);
+        if (parser_.head_complete() && parser_.request().expect_continue && !continue_sent_) {
+          return SendContinue();
+        }
+        return Read();
+      }
+      case HttpRequestParser::Result::kError:
+        return Reject(parser_.error_status(), parser_.error_reason());
+      case HttpRequestParser::Result::kComplete: {
+        loop_->router().Route(parser_.request(), !loop_->stopping(), SecondsSince(arrival_ns_), &response_);
+        if (response_.deferred) {
+          if (out_.empty()) return RunOnPool();
+          run_deferred_after_write_ = true;  // the answers before it go first
+          return Flush(false);
+        }
+        if (!Queue()) return;
+        break;
+      }
+    }
+  }
+}
+
+bool Connection::Queue() {
+  if (parser_.request().http10 && !response_.close) {
+    // HTTP/1.0 clients (ApacheBench -k) keep the connection only if the response says so.
+    response_.head.insert(response_.head.size() - 2, "Connection: keep-alive\r\n");
+  }
+  in_.Consume(parser_.consumed());
+  parser_.Reset();
+  continue_sent_ = false;
+  if (response_.close || loop_->stopping() || response_.body.size() > kCoalesceBytes) {
+    close_after_write_ = response_.close || loop_->stopping();
+    Flush(true);
+    return false;
+  }
+  out_.append(response_.head).append(response_.body);
+  return true;
+}
+
+void Connection::RunOnPool() {
+  SetPhase(Phase::kPool);
+  // The call's body points into in_, which stays as it is until the response is written. The work
+  // guard keeps the loop running (and so this connection alive) until the answer is posted back.
+  auto self = shared_from_this();
+  auto work = boost::asio::make_work_guard(loop_->io());
+  const SoapCall call = response_.call;
+  const int64_t arrival = arrival_ns_;
+  const double limit = loop_->router().max_queue_wait();
+  const bool large = call.body.size() > loop_->options().long_body_bytes;
+  const bool accepted = loop_->pool().Submit([self, call, work, arrival, limit, large](SoapEngine& engine) mutable {
+    std::optional<ScopedIdlePriority> idle;
+    if (large) idle.emplace();  // a large echo yields to the loops at once
+    boost::asio::post(self->loop_->io(), [self, result = ServeDeferred(engine, call, arrival, limit)]() mutable {
+      self->FinishOnLoop(std::move(result));
+    });
+    work.reset();
+  });
+  if (accepted) {
+    loop_->metrics().RequestStarted();
+  } else {
+    Reject(503, "the server is busy: too many requests are waiting for the store; retry later", "Retry-After: 1\r\n");
+  }
+}
+
+void Connection::FinishOnLoop(DeferredResult result) {
+  loop_->metrics().RequestFinished();
+  if (phase_ == Phase::kClosed) return;
+  if (loop_->stopping()) response_.keep_alive = false;
+  loop_->router().CompleteDeferred(std::move(result), &response_);
+  if (Queue()) Process();  // more pipelined requests may be buffered behind it
+}
+
+void Connection::SendContinue() {
+  continue_sent_ = true;
+  if (tls_) return WriteTls({boost::asio::buffer(kContinue.data(), kContinue.size())}, true);
+  boost::asio::async_write(socket_, boost::asio::buffer(kContinue.data(), kContinue.size()),
+                           [self = shared_from_this()](const boost::system::error_code& error, size_t) {
+                             if (error) return self->Close();
+                             self->Read();
+                           });
+}
+
+std::string Connection::PeerName() const {
+  boost::system::error_code ec;
+  auto endpoint = socket_.remote_endpoint(ec);
+  if (ec && tls_) endpoint = tls_->peer;  // a failed handshake is often logged after a reset
+  if (endpoint.port() == 0) return "a closed peer";
+  return endpoint.address().to_string() + ":" + std::to_string(endpoint.port());
+}
+
+void Connection::Reject(int status, const std::string& reason, const char* extra_headers) {
+  LogClientCausedLine("rejected a request from " + DescribeClient(PeerName(), parser_.forwarded_for()) + ": " +
+                      std::to_string(status) + " " + reason);
+  loop_->router().Reject(status, reason, parser_.head_complete() ? parser_.request().content_type : "",
+                         extra_headers, &response_);
+  close_after_write_ = true;
+  linger_after_write_ = true;
+  Flush(true);
+}
+
+void Connection::Drain() {
+  for (;;) {
+    char* room = in_.Reserve(kReadChunk, kReadChunk);
+    const ssize_t n = ::recv(socket_.native_handle(), room, in_.space(), 0);
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) return Read();
+    if (n <= 0) return Close();  // the client has closed (or reset): done
+    in_.Commit(static_cast<size_t>(n));
+    in_.Consume(static_cast<size_t>(n));
+  }
+}
+
+void Connection::Flush(bool with_response) {
+  SetPhase(Phase::kWriting);
+  std::array<boost::asio::const_buffer, 3> buffers = {boost::asio::buffer(out_), boost::asio::const_buffer(),
+                                                      boost::asio::const_buffer()};
+  body_written_ = body_size_ = 0;
+  if (with_response) {
+    body_size_ = response_.body.size();
+    buffers[1] = boost::asio::buffer(response_.head);
+    // A large body goes out kMaxWritePerWake at a time (see WriteMore), the rest after other work.
+    body_written_ = std::min(response_.body.size(), kMaxWritePerWake);
+    buffers[2] = boost::asio::buffer(response_.body.data(), body_written_);
+  }
+  if (tls_) return WriteTls(buffers, false);
+  boost::asio::async_write(socket_, buffers,
+                           [self = shared_from_this()](const boost::system::error_code& error, size_t bytes) {
+                             self->OnWritten(error, bytes);
+                           });
+}
+
+void Connection::ReleaseBuffers() {
+  // Freeing tens of megabytes (munmap) takes milliseconds: a large buffer is freed on the pool.
+  if (in_.capacity() > kFreeOffLoopBytes) {
+    std::shared_ptr<char[]> storage(in_.TakeStorage().release());
+    if (!loop_->pool().Submit([storage](SoapEngine&) mutable {
+          storage.reset();
+          NoteLargeFree();
+        })) {
+      storage.reset();
+      NoteLargeFree();
+    }
+  }
+  in_.Release();
+  if (tls_) ReleaseTlsBuffers();
+  if (response_.body.capacity() > kFreeOffLoopBytes) {
+    auto body = std::make_shared<std::string>(std::move(response_.body));
+    response_.body = std::string();
+    if (!loop_->pool().Submit([body](SoapEngine&) mutable { FreeBuffer(body.get()); })) FreeBuffer(body.get());
+  }
+}
+
+void Connection::WriteMore() {
+  const size_t slice = std::min(body_size_ - body_written_, kMaxWritePerWake);
+  const char* from = response_.body.data() + body_written_;
+  body_written_ += slice;
+  if (tls_) return WriteTls({boost::asio::buffer(from, slice)}, false);
+  boost::asio::async_write(socket_, boost::asio::buffer(from, slice),
+                           [self = shared_from_this()](const boost::system::error_code& error, size_t bytes) {
+                             self->OnWritten(error, bytes);
+                           });
+}
+
+void Connection::OnWritten(const boost::system::error_code& error, size_t bytes) {
+  if (!error) loop_->metrics().AddBytesSent(bytes);
+  if (!error && body_written_ < body_size_) return WriteMore();
+  out_.clear();
+  if (out_.capacity() > 4 * kCoalesceBytes) std::string().swap(out_);
+  if (error || close_after_write_ || loop_->stopping()) {
+    if (!error) {
+      if (tls_) ShutdownTls();
+      boost::system::error_code ignored;
+      socket_.shutdown(boost::asio::ip::tcp::socket::shutdown_send, ignored);
+      if (linger_after_write_ && !loop_->stopping()) {
+        SetPhase(Phase::kLingering);
+        return Drain();
+      }
+    }
+    return Close();
+  }
+  phase_ = Phase::kIdle;
+  if (run_deferred_after_write_) {
+    run_deferred_after_write_ = false;
+    return RunOnPool();
+  }
+  Process();  // a pipelined request may already be buffered
+}
+
+void Connection::Close() {
+  if (phase_ == Phase::kClosed) return;
+  SetPhase(Phase::kClosed);
+  loop_->metrics().ConnectionClosed();
+  loop_->ConnectionEnded();
+  if (tls_) ShutdownTls();
+  boost::system::error_code ignored;
+  socket_.close(ignored);
+  loop_->Remove(shared_from_this());
+}
+
+}  // namespace lather

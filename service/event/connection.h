@@ -1,0 +1,116 @@
+// Connection: one client's keep-alive TCP connection on an EventLoop. Reads until a whole HTTP
+// request is buffered, has the loop's router answer it, and repeats; pipelined requests are answered
+// in order, the answers to every request already buffered going out in one write. Enforces the
+// header, body and idle deadlines. With ServerOptions::tls it speaks TLS: the handshake runs under
+// the header deadline and the same reads and writes go through a TlsSession (connection_tls.cpp).
+// Owned by its EventLoop (shared_ptr kept alive by pending handlers); loop thread only.
+#pragma once
+
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/steady_timer.hpp>
+
+#include <array>
+#include <memory>
+#include <string>
+
+#include "common/tls.h"
+#include "service/http/http_request_parser.h"
+#include "service/http/read_buffer.h"
+#include "service/dispatch/request_router.h"
+
+namespace lather {
+
+class EventLoop;
+
+class Connection : public std::enable_shared_from_this<Connection> {
+ public:
+  Connection(EventLoop* loop, boost::asio::ip::tcp::socket socket);
+
+  // Starts serving; call once, on the loop's thread.
+  void Start();
+
+  // Closes the connection now if no request is in progress (shutdown); otherwise it closes after
+  // the response it is working on.
+  void CloseIfIdle();
+
+ private:
+  // kLingering: a rejection was written and sending shut down; what the client still sends is read
+  // and dropped until it closes (or kLingerTime passes), so that closing does not reset the
+  // connection under the answer before the client has read it.
+  // kHandshake: TLS handshake in progress (under the header deadline).
+  enum class Phase { kHandshake, kIdle, kHead, kBody, kPool, kWriting, kLingering, kClosed };
+
+  void Read();
+  void OnReadable(const boost::system::error_code& error);
+  void Process();
+  // Adds response_ to the pending answers and consumes its request; false when it started the write
+  // itself (a large body is written from where it is; a closing answer ends the batch).
+  bool Queue();
+  // Writes the pending answers (and response_ too, with `with_response`).
+  void Flush(bool with_response);
+  void OnWritten(const boost::system::error_code& error, size_t bytes);
+  // Gives back the read buffer (and a large answer's memory) while the connection is idle.
+  void ReleaseBuffers();
+  // Writes the next slice of a large response body.
+  void WriteMore();
+  void SendContinue();
+  // Lingering: reads and drops what has arrived; closes at EOF.
+  void Drain();
+  void Reject(int status, const std::string& reason, const char* extra_headers = "");
+  // Runs the deferred call on the blocking pool; the response is written when it is done.
+  void RunOnPool();
+  void FinishOnLoop(DeferredResult result);
+  void SetPhase(Phase phase);
+  // "address:port" of the client, for the log.
+  std::string PeerName() const;
+  void OnDeadline();
+  void Close();
+
+  // TLS (connection_tls.cpp). Starts the session and its handshake.
+  void StartTls();
+  // Advances the handshake; serves requests once it is done.
+  void ContinueHandshake();
+  // Waits until the socket is ready for what `want` asks (kWantRead/kWantWrite), then runs `then`.
+  void WaitForTls(TlsSession::Result want, void (Connection::*then)());
+  // Read() for TLS: reads at once when the session holds bytes, else waits as the session asks.
+  void ReadTls();
+  // recv() for TLS: decrypted bytes into `room`, stamped with the time of the read (the kernel's
+  // receive stamp describes ciphertext that SSL_read may have taken earlier). -1 with errno EAGAIN
+  // when nothing is there yet; 0 at EOF or failure (logged).
+  ssize_t ReceiveTls(char* room, size_t length);
+  // async_write for TLS: writes `parts`, then calls OnWritten (or Read() with `then_read`).
+  void WriteTls(const std::array<boost::asio::const_buffer, 3>& parts, bool then_read);
+  void ContinueWriteTls();
+  // Sends close_notify (never waits).
+  void ShutdownTls();
+  // Gives back the session's record buffers while the connection is idle.
+  void ReleaseTlsBuffers();
+
+  EventLoop* loop_;
+  boost::asio::ip::tcp::socket socket_;
+  boost::asio::steady_timer timer_;
+  ReadBuffer in_;             // unconsumed bytes; starts at the current request
+  int64_t arrival_ns_ = 0;    // kernel receive stamp of the newest bytes read (CLOCK_REALTIME)
+  HttpRequestParser parser_;
+  HttpResponse response_;
+  std::string out_;                    // answers to pipelined requests not yet written
+  size_t body_size_ = 0;     // of response_.body being written (0: none)
+  size_t body_written_ = 0;  // of it, handed to the socket so far
+  bool close_after_write_ = false;
+  bool linger_after_write_ = false;  // a rejection: the client may still be sending
+  bool run_deferred_after_write_ = false;  // response_ holds a call for the pool, behind out_
+  Phase phase_ = Phase::kIdle;
+  bool continue_sent_ = false;
+  // TLS state, allocated only when the service speaks TLS: a plain connection stays as small as before.
+  struct TlsState {
+    std::unique_ptr<TlsSession> session;
+    boost::asio::ip::tcp::endpoint peer;  // taken when TLS starts: a reset peer has no address
+    bool read_wants_write = false;        // the session must write before it can read on
+    std::array<boost::asio::const_buffer, 3> parts;  // what WriteTls has left to write
+    size_t written = 0;
+    bool then_read = false;
+  };
+  std::unique_ptr<TlsState> tls_;  // null: plain TCP
+};
+
+}  // namespace lather

@@ -1,0 +1,66 @@
+// EventLoop: one thread's share of the server: an io_context, the gSOAP engine and counter-store
+// connection it owns, and the connections it serves. Everything in a loop is touched only by that
+// loop's thread (other threads post to io()).
+#pragma once
+
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
+
+#include <atomic>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_set>
+
+#include "service/dispatch/blocking_pool.h"
+#include "service/soap/operations.h"
+#include "service/dispatch/request_router.h"
+#include "service/dispatch/server_options.h"
+#include "service/soap/soap_engine.h"
+
+namespace lather {
+
+class Connection;
+
+class EventLoop {
+ public:
+  EventLoop(const ServerOptions& options, BlockingPool* pool);
+
+  boost::asio::io_context& io() { return io_; }
+  const ServerOptions& options() const { return options_; }
+  RequestRouter& router() { return router_; }
+  LoopMetrics& metrics() { return metrics_; }
+  BlockingPool& pool() { return *pool_; }
+  bool stopping() const { return stopping_; }
+
+  // Runs the loop until it has no work left after BeginStop(). Catches and logs anything thrown.
+  void Run();
+
+  // Called on the loop's thread: no new work is kept alive, idle connections are closed and busy
+  // ones close after their current response.
+  void BeginStop();
+
+  // The server-wide count of open connections (decremented here when one closes).
+  void set_connection_count(std::atomic<int>* count) { connection_count_ = count; }
+  void ConnectionEnded() {
+    if (connection_count_ != nullptr) connection_count_->fetch_sub(1, std::memory_order_relaxed);
+  }
+
+  void Add(const std::shared_ptr<Connection>& connection);
+  void Remove(const std::shared_ptr<Connection>& connection);
+
+ private:
+  const ServerOptions& options_;
+  boost::asio::io_context io_{1};
+  std::optional<boost::asio::executor_work_guard<boost::asio::io_context::executor_type>> work_;
+  BlockingPool* pool_;
+  LoopMetrics metrics_;
+  Operations operations_;
+  SoapEngine engine_;
+  RequestRouter router_;
+  std::unordered_set<std::shared_ptr<Connection>> connections_;
+  bool stopping_ = false;
+  std::atomic<int>* connection_count_ = nullptr;
+};
+
+}  // namespace lather

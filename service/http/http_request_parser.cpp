@@ -1,0 +1,305 @@
+#include "service/http/http_request_parser.h"
+
+#include <algorithm>
+
+namespace lather {
+namespace {
+
+bool IsTokenChar(char c) {
+  if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) return true;
+  switch (c) {
+    case '!': case '#': case '$': case '%': case '&': case '\'': case '*': case '+': case '-':
+    case '.': case '^': case '_': case '`': case '|': case '~':
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    char x = a[i], y = b[i];
+    if (x >= 'A' && x <= 'Z') x = static_cast<char>(x - 'A' + 'a');
+    if (y >= 'A' && y <= 'Z') y = static_cast<char>(y - 'A' + 'a');
+    if (x != y) return false;
+  }
+  return true;
+}
+
+std::string_view Trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
+// Parses 1*DIGIT into *out; false on anything else or overflow.
+bool ParseDecimal(std::string_view s, uint64_t* out) {
+  if (s.empty() || s.size() > 19) return false;
+  uint64_t v = 0;
+  for (char c : s) {
+    if (c < '0' || c > '9') return false;
+    v = v * 10 + static_cast<uint64_t>(c - '0');
+  }
+  *out = v;
+  return true;
+}
+
+// True if the comma-separated header value lists `token` (case-insensitive).
+bool ListContains(std::string_view value, std::string_view token) {
+  while (!value.empty()) {
+    const size_t comma = value.find(',');
+    if (EqualsIgnoreCase(Trim(value.substr(0, comma)), token)) return true;
+    if (comma == std::string_view::npos) break;
+    value.remove_prefix(comma + 1);
+  }
+  return false;
+}
+
+}  // namespace
+
+void HttpRequestParser::Reset() {
+  state_ = State::kHead;
+  scan_from_ = body_start_ = pos_ = consumed_ = 0;
+  content_length_ = chunk_left_ = 0;
+  has_content_length_ = chunked_ = false;
+  header_count_ = 0;
+  error_status_ = 0;
+  error_reason_.clear();
+  method_.clear();
+  target_.clear();
+  content_type_.clear();
+  content_encoding_.clear();
+  soap_action_.clear();
+  host_.clear();
+  forwarded_proto_.clear();
+  authorization_.clear();
+  forwarded_for_.clear();
+  chunked_body_.clear();
+  request_ = HttpRequest{};
+}
+
+HttpRequestParser::Result HttpRequestParser::Fail(int status, std::string reason) {
+  error_status_ = status;
+  error_reason_ = std::move(reason);
+  return Result::kError;
+}
+
+HttpRequestParser::Result HttpRequestParser::Parse(std::string_view buffer) {
+  if (state_ == State::kHead) {
+    const size_t from = scan_from_ > 3 ? scan_from_ - 3 : 0;
+    const size_t end = buffer.find("\r\n\r\n", from);
+    if (end == std::string_view::npos) {
+      scan_from_ = buffer.size();
+      const size_t line_end = buffer.find("\r\n");
+      if (line_end == std::string_view::npos && buffer.size() > limits_.max_request_line) {
+        return Fail(414, "request line longer than " + std::to_string(limits_.max_request_line) +
+                             " bytes");
+      }
+      if (buffer.size() > limits_.max_header_bytes) {
+        return Fail(431, "request headers longer than " + std::to_string(limits_.max_header_bytes) +
+                             " bytes");
+      }
+      return Result::kNeedMore;
+    }
+    if (end + 4 > limits_.max_header_bytes) {
+      return Fail(431, "request headers longer than " + std::to_string(limits_.max_header_bytes) +
+                           " bytes");
+    }
+    Result r = ParseHead(buffer.substr(0, end + 2));
+    if (r != Result::kNeedMore) return r;
+    body_start_ = end + 4;
+    pos_ = body_start_;
+    state_ = chunked_ ? State::kChunkSize : State::kBody;
+  }
+  if (state_ == State::kBody) {
+    if (buffer.size() - body_start_ < content_length_) return Result::kNeedMore;
+    request_.body = buffer.substr(body_start_, content_length_);
+    consumed_ = body_start_ + content_length_;
+    state_ = State::kDone;
+    return Result::kComplete;
+  }
+  if (state_ == State::kDone) return Result::kComplete;
+  return ParseChunked(buffer);
+}
+
+HttpRequestParser::Result HttpRequestParser::ParseHead(std::string_view head) {
+  // Request line: METHOD SP request-target SP HTTP/1.x CRLF
+  const size_t line_end = head.find("\r\n");
+  const std::string_view line = head.substr(0, line_end);
+  if (line.size() > limits_.max_request_line) {
+    return Fail(414, "request line longer than " + std::to_string(limits_.max_request_line) + " bytes");
+  }
+  const size_t sp1 = line.find(' ');
+  const size_t sp2 = sp1 == std::string_view::npos ? sp1 : line.find(' ', sp1 + 1);
+  if (sp1 == 0 || sp2 == std::string_view::npos || line.find(' ', sp2 + 1) != std::string_view::npos) {
+    return Fail(400, "malformed request line");
+  }
+  const std::string_view method = line.substr(0, sp1);
+  const std::string_view target = line.substr(sp1 + 1, sp2 - sp1 - 1);
+  const std::string_view version = line.substr(sp2 + 1);
+  if (!std::all_of(method.begin(), method.end(), IsTokenChar)) return Fail(400, "malformed method");
+  if (target.empty() || (target[0] != '/' && target != "*")) return Fail(400, "malformed request target");
+  if (version == "HTTP/1.0") {
+    request_.keep_alive = false;
+    request_.http10 = true;
+  } else if (version != "HTTP/1.1") {
+    return Fail(version.substr(0, 5) == "HTTP/" ? 505 : 400, "unsupported protocol version");
+  }
+  method_.assign(method);
+  target_.assign(target);
+
+  bool keep_alive_token = false;
+  bool close_token = false;
+  std::string_view rest = head.substr(line_end + 2);
+  while (!rest.empty()) {
+    const size_t eol = rest.find("\r\n");
+    const std::string_view header = rest.substr(0, eol);
+    rest.remove_prefix(eol + 2);
+    if (++header_count_ > limits_.max_header_count) {
+      return Fail(431, "more than " + std::to_string(limits_.max_header_count) + " request headers");
+    }
+    if (header.find('\n') != std::string_view::npos || header.find('\r') != std::string_view::npos) {
+      return Fail(400, "bare CR or LF in a header");
+    }
+    if (!header.empty() && (header[0] == ' ' || header[0] == '\t')) {
+      return Fail(400, "obsolete header line folding");
+    }
+    const size_t colon = header.find(':');
+    if (colon == std::string_view::npos || colon == 0) return Fail(400, "malformed header line");
+    const std::string_view name = header.substr(0, colon);
+    if (!std::all_of(name.begin(), name.end(), IsTokenChar)) {
+      return Fail(400, "malformed header name");
+    }
+    const std::string_view value = Trim(header.substr(colon + 1));
+    if (EqualsIgnoreCase(name, "content-length")) {
+      uint64_t length = 0;
+      if (!ParseDecimal(value, &length)) return Fail(400, "Content-Length is not a number");
+      if (has_content_length_ && length != content_length_) {
+        return Fail(400, "conflicting Content-Length headers");
+      }
+      has_content_length_ = true;
+      content_length_ = length;
+    } else if (EqualsIgnoreCase(name, "transfer-encoding")) {
+      if (chunked_ || !EqualsIgnoreCase(value, "chunked")) {
+        return Fail(chunked_ ? 400 : 501, "unsupported Transfer-Encoding '" + std::string(value) + "'");
+      }
+      chunked_ = true;
+    } else if (EqualsIgnoreCase(name, "content-type")) {
+      content_type_.assign(value);
+    } else if (EqualsIgnoreCase(name, "content-encoding")) {
+      content_encoding_.assign(value);
+    } else if (EqualsIgnoreCase(name, "soapaction")) {
+      std::string_view action = value;
+      if (action.size() >= 2 && action.front() == '"' && action.back() == '"') {
+        action = action.substr(1, action.size() - 2);
+      }
+      soap_action_.assign(action);
+      request_.has_soap_action = true;
+    } else if (EqualsIgnoreCase(name, "host")) {
+      host_.assign(value);
+    } else if (EqualsIgnoreCase(name, "authorization")) {
+      authorization_.assign(value);
+    } else if (EqualsIgnoreCase(name, "x-forwarded-proto")) {
+      forwarded_proto_.assign(Trim(value.substr(0, value.find(','))));
+    } else if (EqualsIgnoreCase(name, "x-forwarded-for")) {
+      forwarded_for_.assign(Trim(value));
+    } else if (EqualsIgnoreCase(name, "connection")) {
+      keep_alive_token = keep_alive_token || ListContains(value, "keep-alive");
+      close_token = close_token || ListContains(value, "close");
+    } else if (EqualsIgnoreCase(name, "expect")) {
+      request_.expect_continue = EqualsIgnoreCase(value, "100-continue");
+    }
+  }
+  if (close_token) request_.keep_alive = false;
+  if (keep_alive_token && !close_token) request_.keep_alive = true;
+  if (chunked_ && has_content_length_) {
+    return Fail(400, "both Content-Length and Transfer-Encoding: request smuggling refused");
+  }
+  if (has_content_length_ && content_length_ > limits_.max_body_bytes) {
+    return Fail(413, "message of " + std::to_string(content_length_) + " bytes exceeds the limit of " +
+                         std::to_string(limits_.max_body_bytes) + " bytes");
+  }
+
+  request_.body_framed = has_content_length_ || chunked_;
+  request_.method = method_;
+  const std::string_view full_target = target_;
+  const size_t q = full_target.find('?');
+  request_.path = full_target.substr(0, q);
+  request_.query = q == std::string_view::npos ? std::string_view() : full_target.substr(q + 1);
+  request_.content_type = content_type_;
+  request_.content_encoding = content_encoding_;
+  request_.soap_action = soap_action_;
+  request_.host = host_;
+  request_.forwarded_proto = forwarded_proto_;
+  request_.authorization = authorization_;
+  return Result::kNeedMore;  // head done; the body follows
+}
+
+HttpRequestParser::Result HttpRequestParser::ParseChunked(std::string_view buffer) {
+  for (;;) {
+    switch (state_) {
+      case State::kChunkSize: {
+        const size_t eol = buffer.find("\r\n", pos_);
+        if (eol == std::string_view::npos) {
+          if (buffer.size() - pos_ > 1024) return Fail(400, "chunk size line too long");
+          return Result::kNeedMore;
+        }
+        std::string_view line = buffer.substr(pos_, eol - pos_);
+        line = line.substr(0, line.find(';'));  // chunk extensions are ignored
+        line = Trim(line);
+        if (line.empty() || line.size() > 15) return Fail(400, "malformed chunk size");
+        uint64_t size = 0;
+        for (char c : line) {
+          int digit;
+          if (c >= '0' && c <= '9') digit = c - '0';
+          else if (c >= 'a' && c <= 'f') digit = c - 'a' + 10;
+          else if (c >= 'A' && c <= 'F') digit = c - 'A' + 10;
+          else return Fail(400, "malformed chunk size");
+          size = size * 16 + static_cast<uint64_t>(digit);
+        }
+        if (chunked_body_.size() + size > limits_.max_body_bytes) {
+          return Fail(413, "chunked message exceeds the limit of " +
+                               std::to_string(limits_.max_body_bytes) + " bytes");
+        }
+        pos_ = eol + 2;
+        chunk_left_ = size;
+        state_ = size == 0 ? State::kTrailer : State::kChunkData;
+        break;
+      }
+      case State::kChunkData: {
+        const size_t available = std::min<uint64_t>(buffer.size() - pos_, chunk_left_);
+        chunked_body_.append(buffer.data() + pos_, available);
+        pos_ += available;
+        chunk_left_ -= available;
+        if (chunk_left_ > 0) return Result::kNeedMore;
+        state_ = State::kChunkDataEnd;
+        break;
+      }
+      case State::kChunkDataEnd:
+        if (buffer.size() - pos_ < 2) return Result::kNeedMore;
+        if (buffer.substr(pos_, 2) != "\r\n") return Fail(400, "chunk data not followed by CRLF");
+        pos_ += 2;
+        state_ = State::kChunkSize;
+        break;
+      case State::kTrailer: {
+        const size_t eol = buffer.find("\r\n", pos_);
+        if (eol == std::string_view::npos) {
+          if (buffer.size() - pos_ > limits_.max_header_bytes) return Fail(431, "trailer too long");
+          return Result::kNeedMore;
+        }
+        const bool last = eol == pos_;
+        pos_ = eol + 2;
+        if (!last) break;  // a trailer field: ignored
+        request_.body = chunked_body_;
+        consumed_ = pos_;
+        state_ = State::kDone;
+        return Result::kComplete;
+      }
+      default:
+        return Fail(500, "parser in an unexpected state");
+    }
+  }
+}
+
+}  // namespace lather

@@ -1,0 +1,134 @@
+#include "service/http/http_response.h"
+
+namespace lather {
+namespace {
+
+char Lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
+
+bool StartsWithIgnoreCase(std::string_view text, std::string_view prefix) {
+  if (text.size() < prefix.size()) return false;
+  for (size_t i = 0; i < prefix.size(); ++i) {
+    if (Lower(text[i]) != Lower(prefix[i])) return false;
+  }
+  return true;
+}
+
+std::string_view Trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
+}  // namespace
+
+std::string_view StatusReason(int status) {
+  switch (status) {
+    case 100: return "Continue";
+    case 200: return "OK";
+    case 400: return "Bad Request";
+    case 401: return "Unauthorized";
+    case 404: return "Not Found";
+    case 405: return "Method Not Allowed";
+    case 408: return "Request Timeout";
+    case 411: return "Length Required";
+    case 413: return "Payload Too Large";
+    case 414: return "URI Too Long";
+    case 415: return "Unsupported Media Type";
+    case 431: return "Request Header Fields Too Large";
+    case 500: return "Internal Server Error";
+    case 501: return "Not Implemented";
+    case 503: return "Service Unavailable";
+    case 505: return "HTTP Version Not Supported";
+    default: return "Unknown";
+  }
+}
+
+void AppendResponseHead(int status, std::string_view content_type, size_t content_length,
+                        bool keep_alive, std::string_view extra_headers, std::string* out) {
+  out->append("HTTP/1.1 ").append(std::to_string(status)).append(" ").append(StatusReason(status));
+  out->append("\r\nServer: lather\r\nContent-Type: ").append(content_type);
+  out->append("\r\nContent-Length: ").append(std::to_string(content_length)).append("\r\n");
+  if (!keep_alive) out->append("Connection: close\r\n");
+  out->append(extra_headers);
+  out->append("\r\n");
+}
+
+int SoapVersionOfContentType(std::string_view content_type) {
+  const std::string_view media = Trim(content_type.substr(0, content_type.find(';')));
+  if (media.size() == 8 && StartsWithIgnoreCase(media, "text/xml")) return 1;
+  if (media.size() == 20 && StartsWithIgnoreCase(media, "application/soap+xml")) return 2;
+  return 0;
+}
+
+std::string_view ContentTypeParameter(std::string_view content_type, std::string_view name) {
+  size_t semi = content_type.find(';');
+  while (semi != std::string_view::npos) {
+    std::string_view rest = content_type.substr(semi + 1);
+    const size_t next = rest.find(';');
+    std::string_view param = Trim(rest.substr(0, next));
+    const size_t eq = param.find('=');
+    if (eq != std::string_view::npos && eq == name.size() && StartsWithIgnoreCase(param, name)) {
+      std::string_view value = Trim(param.substr(eq + 1));
+      if (value.size() >= 2 && value.front() == '"' && value.back() == '"') {
+        value = value.substr(1, value.size() - 2);
+      }
+      return value;
+    }
+    semi = next == std::string_view::npos ? next : semi + 1 + next;
+  }
+  return {};
+}
+
+void AppendXmlEscaped(std::string_view text, std::string* out) {
+  for (char c : text) {
+    switch (c) {
+      case '&': out->append("&amp;"); break;
+      case '<': out->append("&lt;"); break;
+      case '>': out->append("&gt;"); break;
+      case '"': out->append("&quot;"); break;
+      default:
+        // Control characters are not allowed in XML 1.0; they never appear in our reasons.
+        if (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n') out->push_back('?');
+        else out->push_back(c);
+    }
+  }
+}
+
+void AppendFaultEnvelope(int soap_version, bool sender_fault, std::string_view reason, std::string* out) {
+  out->append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+  if (soap_version == 2) {
+    out->append(
+        "<env:Envelope xmlns:env=\"http://www.w3.org/2003/05/soap-envelope\"><env:Body><env:Fault>"
+        "<env:Code><env:Value>");
+    out->append(sender_fault ? "env:Sender" : "env:Receiver");
+    out->append("</env:Value></env:Code><env:Reason><env:Text xml:lang=\"en\">");
+    AppendXmlEscaped(reason, out);
+    out->append("</env:Text></env:Reason></env:Fault></env:Body></env:Envelope>\n");
+  } else {
+    out->append(
+        "<SOAP-ENV:Envelope xmlns:SOAP-ENV=\"http://schemas.xmlsoap.org/soap/envelope/\"><SOAP-ENV:Body>"
+        "<SOAP-ENV:Fault><faultcode>");
+    out->append(sender_fault ? "SOAP-ENV:Client" : "SOAP-ENV:Server");
+    out->append("</faultcode><faultstring>");
+    AppendXmlEscaped(reason, out);
+    out->append("</faultstring></SOAP-ENV:Fault></SOAP-ENV:Body></SOAP-ENV:Envelope>\n");
+  }
+}
+
+void AppendNotUnderstoodFault(std::string_view local_name, std::string_view ns, std::string* out) {
+  out->append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+              "<env:Envelope xmlns:env=\"http://www.w3.org/2003/05/soap-envelope\"><env:Header>"
+              "<env:NotUnderstood qname=\"nu:");
+  AppendXmlEscaped(local_name, out);
+  out->append("\" xmlns:nu=\"");
+  AppendXmlEscaped(ns, out);
+  out->append("\"/></env:Header><env:Body><env:Fault><env:Code><env:Value>env:MustUnderstand</env:Value></env:Code>"
+              "<env:Reason><env:Text xml:lang=\"en\">the header block ");
+  AppendXmlEscaped(local_name, out);
+  out->append(" (");
+  AppendXmlEscaped(ns, out);
+  out->append(") must be understood, and this service does not process it</env:Text></env:Reason>"
+              "</env:Fault></env:Body></env:Envelope>\n");
+}
+
+}  // namespace lather

@@ -1,0 +1,75 @@
+#include "stress/load/operation_preset.h"
+
+#include <pugixml.hpp>
+
+#include "client/data_sample.h"
+#include "wsdl/sample_writer.h"
+
+namespace lather {
+namespace {
+
+constexpr char kEnv11[] = "http://schemas.xmlsoap.org/soap/envelope/";
+constexpr char kEnv12[] = "http://www.w3.org/2003/05/soap-envelope";
+
+std::string Envelope(int version, const std::string& content) {
+  return std::string("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<soap:Envelope xmlns:soap=\"") +
+         (version == 2 ? kEnv12 : kEnv11) + "\" xmlns:l=\"urn:lather:v1\"><soap:Body>" + content +
+         "</soap:Body></soap:Envelope>";
+}
+
+}  // namespace
+
+size_t RequestPayloadBytes(const std::string& body_template) {
+  std::string body = body_template;
+  for (size_t at = body.find("${n}"); at != std::string::npos; at = body.find("${n}", at)) body.replace(at, 4, "0");
+  pugi::xml_document doc;
+  if (!doc.load_buffer(body.data(), body.size())) return 0;
+  return TextBytes(doc.document_element());
+}
+
+Status MakeOperationPreset(const PresetRequest& request, OperationPreset* preset) {
+  const int v = request.soap_version;
+  std::string action;
+  if (request.op == "increment") {
+    action = "Increment";
+    preset->body = Envelope(v, "<l:Increment><l:value>${n}</l:value></l:Increment>");
+    preset->expectation.kind = Expectation::Kind::kPlusOne;
+  } else if (request.op == "hello") {
+    action = "HelloWorld";
+    preset->body = Envelope(v, "<l:HelloWorld/>");
+    preset->expectation.kind = Expectation::Kind::kEquals;
+    preset->expectation.text = "Hello World";
+  } else if (request.op == "inc-counter") {
+    action = "IncCounter";
+    std::string content = "<l:IncCounter><l:name>";
+    AppendEscapedText(request.counter_name, &content);
+    preset->body = Envelope(v, content + "</l:name></l:IncCounter>");
+    preset->expectation.kind = Expectation::Kind::kPositive;
+  } else if (request.op == "echo") {
+    action = "EchoDataSamples";
+    SampleShape shape;
+    shape.count = request.samples;
+    shape.depth = 1;
+    SampleSet samples = GenerateSamples(shape);
+    if (!samples.samples.empty()) samples.samples[0]->email = "call${n}@example.org";  // a different request per call
+    std::string content;
+    SampleWriteForm form;
+    form.soap_version = v;
+    WriteSampleWrapper(samples, "EchoDataSamples", form, &content);
+    preset->body = Envelope(v, content);
+    preset->expectation.kind = Expectation::Kind::kChildCount;
+    preset->expectation.count = request.samples;
+  } else {
+    return Status::InvalidArgument("unknown --op '" + request.op + "' (increment, hello, inc-counter, echo)");
+  }
+  const std::string full_action = "urn:lather:v1#" + action;
+  if (v == 2) {
+    preset->headers = {"Content-Type: application/soap+xml; charset=utf-8; action=\"" + full_action + "\""};
+  } else {
+    preset->headers = {"Content-Type: text/xml; charset=utf-8", "SOAPAction: \"" + full_action + "\""};
+  }
+  preset->request_payload_bytes = RequestPayloadBytes(preset->body);
+  return Status::Ok();
+}
+
+}  // namespace lather

@@ -1,0 +1,158 @@
+#include "stress/load/response_checker.h"
+
+#include <cstring>
+
+namespace lather {
+namespace {
+
+const char* LocalName(const char* name) {
+  const char* colon = std::strrchr(name, ':');
+  return colon != nullptr ? colon + 1 : name;
+}
+
+bool LocalNameIs(const pugi::xml_node& node, const char* name) { return std::strcmp(LocalName(node.name()), name) == 0; }
+
+pugi::xml_node FirstElementChild(const pugi::xml_node& node) {
+  for (pugi::xml_node child = node.first_child(); child; child = child.next_sibling()) {
+    if (child.type() == pugi::node_element) return child;
+  }
+  return {};
+}
+
+pugi::xml_node ChildNamed(const pugi::xml_node& node, const char* local_name) {
+  for (pugi::xml_node child = node.first_child(); child; child = child.next_sibling()) {
+    if (child.type() == pugi::node_element && LocalNameIs(child, local_name)) return child;
+  }
+  return {};
+}
+
+bool ParseInt64(const char* text, int64_t* value) {
+  if (*text == '\0') return false;
+  char* end = nullptr;
+  errno = 0;
+  const long long v = std::strtoll(text, &end, 10);
+  if (errno != 0 || *end != '\0') return false;
+  *value = v;
+  return true;
+}
+
+}  // namespace
+
+const char* CallOutcomeName(CallOutcome outcome) {
+  switch (outcome) {
+    case CallOutcome::kOk: return "ok";
+    case CallOutcome::kConnect: return "connect";
+    case CallOutcome::kIo: return "io";
+    case CallOutcome::kTimeout: return "timeout";
+    case CallOutcome::kStatus: return "status";
+    case CallOutcome::kMalformed: return "malformed";
+    case CallOutcome::kFault: return "fault";
+    case CallOutcome::kMismatch: return "mismatch";
+  }
+  return "unknown";
+}
+
+size_t TextBytes(const pugi::xml_node& node) {
+  size_t bytes = 0;
+  for (pugi::xml_node child = node.first_child(); child; child = child.next_sibling()) {
+    if (child.type() == pugi::node_pcdata || child.type() == pugi::node_cdata) {
+      bytes += std::strlen(child.value());
+    } else if (child.type() == pugi::node_element) {
+      bytes += TextBytes(child);
+    }
+  }
+  return bytes;
+}
+
+Status ResponseChecker::Create(const Expectation& expectation, std::unique_ptr<ResponseChecker>* out) {
+  std::unique_ptr<ResponseChecker> checker(new ResponseChecker(expectation));
+  if (expectation.kind == Expectation::Kind::kXPath) {
+    checker->variables_.add("n", pugi::xpath_type_number);
+    checker->variables_.add("n1", pugi::xpath_type_number);
+    try {
+      checker->query_ = std::make_unique<pugi::xpath_query>(expectation.xpath.c_str(), &checker->variables_);
+    } catch (const pugi::xpath_exception& e) {
+      return Status::InvalidArgument("--expect '" + expectation.xpath + "': " + e.what());
+    }
+    if (!*checker->query_) {
+      return Status::InvalidArgument("--expect '" + expectation.xpath + "': " + checker->query_->result().description());
+    }
+  }
+  *out = std::move(checker);
+  return Status::Ok();
+}
+
+CallOutcome ResponseChecker::Check(int status, char* body, size_t size, uint64_t n, size_t* payload_bytes,
+                                   std::string* detail) {
+  *payload_bytes = 0;
+  const pugi::xml_parse_result parsed = document_.load_buffer_inplace(body, size, pugi::parse_default);
+  if (!parsed) {
+    if (status != 200) {
+      if (detail != nullptr) *detail = "HTTP " + std::to_string(status);
+      return CallOutcome::kStatus;
+    }
+    if (detail != nullptr) *detail = std::string("not well-formed XML: ") + parsed.description();
+    return CallOutcome::kMalformed;
+  }
+  const pugi::xml_node envelope = document_.document_element();
+  const pugi::xml_node soap_body = ChildNamed(envelope, "Body");
+  const pugi::xml_node wrapper = FirstElementChild(soap_body);
+  if (wrapper && LocalNameIs(wrapper, "Fault")) {
+    if (detail != nullptr) {
+      pugi::xml_node reason = ChildNamed(wrapper, "faultstring");
+      if (!reason) reason = ChildNamed(ChildNamed(wrapper, "Reason"), "Text");
+      *detail = std::string("fault: ") + reason.text().get();
+    }
+    return CallOutcome::kFault;
+  }
+  if (status != 200) {
+    if (detail != nullptr) *detail = "HTTP " + std::to_string(status);
+    return CallOutcome::kStatus;
+  }
+  if (!LocalNameIs(envelope, "Envelope") || !soap_body) {
+    if (detail != nullptr) *detail = "not a SOAP envelope";
+    return CallOutcome::kMalformed;
+  }
+  *payload_bytes = TextBytes(soap_body);
+
+  const pugi::xml_node result = ChildNamed(wrapper, "result");
+  int64_t value = 0;
+  bool ok = true;
+  switch (expectation_.kind) {
+    case Expectation::Kind::kNone:
+      break;
+    case Expectation::Kind::kPlusOne:
+      ok = ParseInt64(result.text().get(), &value) && value == static_cast<int64_t>(n) + 1;
+      break;
+    case Expectation::Kind::kEquals:
+      ok = result && expectation_.text == result.text().get();
+      break;
+    case Expectation::Kind::kPositive:
+      ok = ParseInt64(result.text().get(), &value) && value > 0;
+      break;
+    case Expectation::Kind::kChildCount: {
+      size_t count = 0;
+      for (pugi::xml_node s = ChildNamed(wrapper, "samples").first_child(); s; s = s.next_sibling()) {
+        if (s.type() == pugi::node_element && LocalNameIs(s, "sample")) ++count;
+      }
+      ok = count == expectation_.count;
+      break;
+    }
+    case Expectation::Kind::kXPath:
+      variables_.set("n", static_cast<double>(n));
+      variables_.set("n1", static_cast<double>(n) + 1);
+      ok = query_->evaluate_boolean(document_);
+      break;
+  }
+  if (!ok) {
+    if (detail != nullptr) {
+      *detail = expectation_.kind == Expectation::Kind::kXPath
+                    ? "--expect is false for call " + std::to_string(n)
+                    : "unexpected result '" + std::string(result.text().get()) + "' for call " + std::to_string(n);
+    }
+    return CallOutcome::kMismatch;
+  }
+  return CallOutcome::kOk;
+}
+
+}  // namespace lather

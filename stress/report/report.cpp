@@ -1,0 +1,354 @@
+#include "stress/report/report.h"
+
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <Poco/JSON/Array.h>
+#include <Poco/JSON/Object.h>
+#include <stdsoap2.h>
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include "stress/report/units.h"
+
+namespace lather {
+namespace {
+
+double Per(double value, double count) { return count > 0 ? value / count : 0; }
+
+std::string Fixed(double value, int decimals) {
+  char out[64];
+  std::snprintf(out, sizeof out, "%.*f", decimals, value);
+  return out;
+}
+
+}  // namespace
+
+double RunReport::calls_per_second() const { return Per(static_cast<double>(load.total.calls_ok()), load.window_seconds); }
+
+double RunReport::samples_per_second() const {
+  return settings.op == "echo" ? calls_per_second() * static_cast<double>(settings.samples) : 0;
+}
+
+double RunReport::socket_megabytes_per_second() const {
+  return Per(static_cast<double>(load.total.bytes.sent() + load.total.bytes.received()) / 1e6, load.window_seconds);
+}
+
+double RunReport::wire_bytes_per_call() const {
+  const double n = static_cast<double>(calls());
+  if (before.interface_known && after.interface_known && n > 0) {
+    // On loopback every packet is counted once as sent and once as received: take one side.
+    const uint64_t bytes = interface_name == "lo" ? after.rx_bytes - before.rx_bytes
+                                                  : (after.rx_bytes - before.rx_bytes) + (after.tx_bytes - before.tx_bytes);
+    return Per(static_cast<double>(bytes), n);
+  }
+  return Per(static_cast<double>(load.total.bytes.sent() + load.total.bytes.received()), n);
+}
+
+double RunReport::envelope_share() const {
+  if (settings.client == "gsoap") return -1;  // the typed client does not see the payload
+  const ByteCounts& b = load.total.bytes;
+  const double total = static_cast<double>(b.sent() + b.received());
+  if (total <= 0) return -1;
+  return 1.0 - static_cast<double>(b.request_payload + b.response_payload) / total;
+}
+
+void Conclude(RunReport* r) {
+  RunFigures& f = r->figures;
+  f.duration_seconds = r->load.window_seconds;
+  f.calls_ok = r->load.total.calls_ok();
+  f.connections = r->settings.connections * r->settings.pipeline;
+  f.mean_latency_seconds = r->load.total.service_time.Mean() / 1e9;
+  f.client_cpu_seconds = r->after.client_cpu_seconds - r->before.client_cpu_seconds;
+  f.client_cores = r->client_cores;
+  if (r->before.server_cpu_seconds >= 0 && r->after.server_cpu_seconds >= 0) {
+    f.server_cpu_seconds = r->after.server_cpu_seconds - r->before.server_cpu_seconds;
+    f.server_cores = r->server_cores;
+  }
+  f.shared_cores = r->shared_cores;
+  f.machine_cores = static_cast<double>(sysconf(_SC_NPROCESSORS_ONLN));
+  f.wire_bytes_per_call = r->wire_bytes_per_call();
+  f.link_bits_per_second = r->link_bits_per_second;
+  f.link_declared = r->link_declared;
+  f.envelope_share = r->envelope_share();
+  f.open_model_rate = r->settings.rate;
+  f.late_calls = r->load.total.late_calls;
+  r->verdict = Judge(f);
+}
+
+void PrintReport(const RunReport& r, std::FILE* out) {
+  const StressSettings& s = r.settings;
+  const ThreadStats& t = r.load.total;
+  const double n = static_cast<double>(r.calls());
+  std::string model = s.rate > 0 ? "open model, " + WithThousands(s.rate) + " calls/s " + (s.poisson ? "(Poisson)" : "(uniform)")
+                                 : "closed model";
+  std::fprintf(out, "lather-stress %s  op %s%s  SOAP 1.%d  client %s\n", s.url.c_str(), s.op.c_str(),
+               s.op == "echo" ? (" (" + std::to_string(s.samples) + " samples)").c_str() : "", s.soap_version == 2 ? 2 : 1,
+               s.client.c_str());
+  std::fprintf(out, "  %s, %d thread%s, %d connection%s%s%s, %s%s\n", model.c_str(), s.threads, s.threads == 1 ? "" : "s",
+               s.connections, s.connections == 1 ? "" : "s",
+               s.pipeline > 1 ? (", pipeline " + std::to_string(s.pipeline)).c_str() : "",
+               s.keep_alive ? ", keep-alive" : ", a new connection per call",
+               s.total_calls > 0 ? (WithThousands(static_cast<double>(s.total_calls)) + " calls").c_str()
+                                 : (Fixed(s.duration_seconds, 1) + " s").c_str(),
+               s.warmup_seconds > 0 ? (" after " + Fixed(s.warmup_seconds, 1) + " s warm-up").c_str() : "");
+  if (s.embedded) std::fprintf(out, "  embedded lather-service: %s\n", s.placement.empty() ? "not pinned" : s.placement.c_str());
+  std::fprintf(out, "\n");
+
+  std::string failures;
+  for (int i = 1; i < kCallOutcomeCount; ++i) {
+    if (t.outcomes[static_cast<size_t>(i)] == 0) continue;
+    failures += std::string(failures.empty() ? " (" : ", ") + CallOutcomeName(static_cast<CallOutcome>(i)) + " " +
+                WithThousands(static_cast<double>(t.outcomes[static_cast<size_t>(i)]));
+  }
+  if (!failures.empty()) failures += ")";
+  std::fprintf(out, "  calls        %s ok, %s failed%s in %.2f s\n", WithThousands(static_cast<double>(t.calls_ok())).c_str(),
+               WithThousands(static_cast<double>(t.failures())).c_str(), failures.c_str(), r.load.window_seconds);
+  if (!t.first_failure.empty()) std::fprintf(out, "  first failure  %s\n", t.first_failure.c_str());
+  if (t.connections_opened > static_cast<uint64_t>(s.connections)) {
+    std::fprintf(out, "  connections  %s opened for %d connection%s: %s\n", WithThousands(static_cast<double>(t.connections_opened)).c_str(),
+                 s.connections, s.connections == 1 ? "" : "s",
+                 s.keep_alive ? "the server closed keep-alive connections and they were reopened"
+                              : "a new connection per call (--no-keepalive)");
+  }
+  std::fprintf(out, "  throughput   %s calls/s\n", WithThousands(r.calls_per_second()).c_str());
+  if (s.op == "echo") {
+    std::fprintf(out, "  echo         %s samples/s (top-level samples of the ok calls), %s MB/s at the sockets (both ways)\n",
+                 WithThousands(r.samples_per_second()).c_str(), Fixed(r.socket_megabytes_per_second(), 2).c_str());
+  }
+
+  const LatencyHistogram& h = t.latency;
+  if (h.count() > 0) {
+    std::fprintf(out, "  latency      min %s  mean %s  p50 %s  p90 %s  p99 %s  p99.9 %s  p99.99 %s  max %s\n",
+                 FormatNanos(static_cast<double>(h.min())).c_str(), FormatNanos(h.Mean()).c_str(),
+                 FormatNanos(static_cast<double>(h.ValueAtPercentile(50))).c_str(),
+                 FormatNanos(static_cast<double>(h.ValueAtPercentile(90))).c_str(),
+                 FormatNanos(static_cast<double>(h.ValueAtPercentile(99))).c_str(),
+                 FormatNanos(static_cast<double>(h.ValueAtPercentile(99.9))).c_str(),
+                 FormatNanos(static_cast<double>(h.ValueAtPercentile(99.99))).c_str(),
+                 FormatNanos(static_cast<double>(h.max())).c_str());
+    if (s.rate > 0) {
+      const LatencyHistogram& st = t.service_time;
+      std::fprintf(out, "  (from the scheduled send time; service time alone: p50 %s  p99 %s  max %s)\n",
+                   FormatNanos(static_cast<double>(st.ValueAtPercentile(50))).c_str(),
+                   FormatNanos(static_cast<double>(st.ValueAtPercentile(99))).c_str(),
+                   FormatNanos(static_cast<double>(st.max())).c_str());
+      if (t.late_calls > 0) {
+        std::fprintf(out, "  late         %s calls (%.1f%%) left more than 1 ms after their scheduled time, by up to %s "
+                     "(mean %s): the harness could not keep the schedule\n",
+                     WithThousands(static_cast<double>(t.late_calls)).c_str(), 100.0 * Per(static_cast<double>(t.late_calls), n),
+                     FormatNanos(static_cast<double>(t.max_lateness_ns)).c_str(),
+                     FormatNanos(Per(static_cast<double>(t.total_lateness_ns), static_cast<double>(t.late_calls))).c_str());
+      }
+    }
+  }
+
+  const ByteCounts& b = t.bytes;
+  if (n > 0 && s.client == "gsoap") {
+    std::fprintf(out, "  bytes/call   request %s, response %s (the typed client does not split head, body and payload)\n",
+                 WithThousands(Per(static_cast<double>(b.sent()), n)).c_str(),
+                 WithThousands(Per(static_cast<double>(b.received()), n)).c_str());
+  } else if (n > 0) {
+    std::fprintf(out, "  bytes/call   request %s (head %s + body %s), response %s (head %s + body %s)\n",
+                 WithThousands(Per(static_cast<double>(b.sent()), n)).c_str(), WithThousands(Per(static_cast<double>(b.request_head), n)).c_str(),
+                 WithThousands(Per(static_cast<double>(b.request_body), n)).c_str(), WithThousands(Per(static_cast<double>(b.received()), n)).c_str(),
+                 WithThousands(Per(static_cast<double>(b.response_head), n)).c_str(),
+                 WithThousands(Per(static_cast<double>(b.response_body), n)).c_str());
+    std::fprintf(out, "  payload      %s bytes of data per call (request %s, response %s): envelope and HTTP are %.1f%% of the bytes\n",
+                 Fixed(Per(static_cast<double>(b.request_payload + b.response_payload), n), 1).c_str(),
+                 Fixed(Per(static_cast<double>(b.request_payload), n), 1).c_str(),
+                 Fixed(Per(static_cast<double>(b.response_payload), n), 1).c_str(), 100.0 * r.envelope_share());
+  }
+  if (n > 0) {
+    const double socket_bps = static_cast<double>(b.sent() + b.received()) * 8 / r.load.window_seconds;
+    std::fprintf(out, "  bandwidth    %s at the sockets", FormatBitRate(socket_bps).c_str());
+    if (r.before.interface_known && r.after.interface_known) {
+      const double packets = static_cast<double>(r.interface_name == "lo" ? r.after.rx_packets - r.before.rx_packets
+                                                 : (r.after.rx_packets - r.before.rx_packets) + (r.after.tx_packets - r.before.tx_packets));
+      std::fprintf(out, "; %s on %s with TCP/IP (%s bytes, %.1f packets per call%s)", 
+                   FormatBitRate(r.wire_bytes_per_call() * n * 8 / r.load.window_seconds).c_str(), r.interface_name.c_str(),
+                   WithThousands(r.wire_bytes_per_call()).c_str(), Per(packets, n),
+                   r.after.tcp_retransmits > r.before.tcp_retransmits
+                       ? (", " + WithThousands(static_cast<double>(r.after.tcp_retransmits - r.before.tcp_retransmits)) + " retransmits").c_str()
+                       : "");
+    }
+    std::fprintf(out, "\n");
+  }
+  const Verdict& v = r.verdict;
+  std::fprintf(out, "  client CPU   %.2f of %.0f core%s (%s us per call)\n", v.client_cores_used, r.client_cores,
+               r.client_cores == 1 ? "" : "s", v.client_cpu_per_call > 0 ? Fixed(v.client_cpu_per_call * 1e6, 1).c_str() : "-");
+  if (v.server_cores_used >= 0) {
+    std::fprintf(out, "  server CPU   %.2f of %.0f core%s (%s us per call, from %s)\n", v.server_cores_used, r.server_cores,
+                 r.server_cores == 1 ? "" : "s", v.server_cpu_per_call > 0 ? Fixed(v.server_cpu_per_call * 1e6, 1).c_str() : "-",
+                 r.server_cpu_source.c_str());
+  } else {
+    std::fprintf(out, "  server CPU   unknown (give --server-pid, or serve /metrics with process_cpu_seconds_total)\n");
+  }
+  std::fprintf(out, "\n  verdict      %s\n", v.text.c_str());
+}
+
+void PrintApacheBenchBlock(const RunReport& r, std::FILE* out) {
+  const double n = static_cast<double>(r.load.total.calls_ok());
+  const double concurrency = static_cast<double>(r.settings.connections * r.settings.pipeline);
+  std::fprintf(out, "\nConcurrency Level:      %.0f\n", concurrency);
+  std::fprintf(out, "Time taken for tests:   %.3f seconds\n", r.load.window_seconds);
+  std::fprintf(out, "Complete requests:      %.0f\n", n);
+  std::fprintf(out, "Failed requests:        %llu\n", static_cast<unsigned long long>(r.load.total.failures()));
+  std::fprintf(out, "Requests per second:    %.2f [#/sec] (mean)\n", r.calls_per_second());
+  std::fprintf(out, "Time per request:       %.3f [ms] (mean)\n", Per(concurrency * r.load.window_seconds * 1e3, n));
+  std::fprintf(out, "Time per request:       %.3f [ms] (mean, across all concurrent requests)\n",
+               Per(r.load.window_seconds * 1e3, n));
+}
+
+std::string ReportJson(const RunReport& r) {
+  using Poco::JSON::Array;
+  using Poco::JSON::Object;
+  const StressSettings& s = r.settings;
+  const ThreadStats& t = r.load.total;
+  Object root(Poco::JSON_PRESERVE_KEY_ORDER);
+  root.set("schema", std::string(kReportSchema));
+
+  Object settings(Poco::JSON_PRESERVE_KEY_ORDER);
+  settings.set("url", s.url);
+  settings.set("op", s.op);
+  settings.set("client", s.client);
+  settings.set("soap_version", s.soap_version == 2 ? "1.2" : "1.1");
+  settings.set("samples", s.samples);
+  settings.set("model", s.rate > 0 ? "open" : "closed");
+  settings.set("rate", s.rate);
+  settings.set("arrival", s.poisson ? "poisson" : "uniform");
+  settings.set("threads", s.threads);
+  settings.set("connections", s.connections);
+  settings.set("pipeline", s.pipeline);
+  settings.set("keep_alive", s.keep_alive);
+  settings.set("duration_seconds", s.duration_seconds);
+  settings.set("total_calls", s.total_calls);
+  settings.set("warmup_seconds", s.warmup_seconds);
+  settings.set("embedded_service", s.embedded);
+  settings.set("placement", s.placement);
+  root.set("settings", settings);
+
+  Object machine(Poco::JSON_PRESERVE_KEY_ORDER);
+  utsname u{};
+  uname(&u);
+  machine.set("cores", sysconf(_SC_NPROCESSORS_ONLN));
+  machine.set("kernel", std::string(u.sysname) + " " + u.release);
+  machine.set("machine", std::string(u.machine));
+  machine.set("lather_version", std::string(LATHER_VERSION));
+  machine.set("compiler", std::string(__VERSION__));
+  machine.set("gsoap_version", std::to_string(GSOAP_VERSION / 100000) + "." + std::to_string(GSOAP_VERSION / 1000 % 100) +
+                                   "." + std::to_string(GSOAP_VERSION % 1000));
+  root.set("machine", machine);
+
+  Object calls(Poco::JSON_PRESERVE_KEY_ORDER);
+  calls.set("window_seconds", r.load.window_seconds);
+  calls.set("ok", t.calls_ok());
+  calls.set("failed", t.failures());
+  Object by_kind(Poco::JSON_PRESERVE_KEY_ORDER);
+  for (int i = 1; i < kCallOutcomeCount; ++i) by_kind.set(CallOutcomeName(static_cast<CallOutcome>(i)), t.outcomes[static_cast<size_t>(i)]);
+  calls.set("failed_by_kind", by_kind);
+  calls.set("first_failure", t.first_failure);
+  calls.set("calls_per_second", r.calls_per_second());
+  calls.set("samples_per_second", r.samples_per_second());
+  calls.set("socket_megabytes_per_second", r.socket_megabytes_per_second());
+  calls.set("late_calls", t.late_calls);
+  calls.set("connections_opened", t.connections_opened);
+  calls.set("max_lateness_ns", t.max_lateness_ns);
+  root.set("calls", calls);
+
+  auto latency_object = [](const LatencyHistogram& h) {
+    Object o(Poco::JSON_PRESERVE_KEY_ORDER);
+    o.set("count", h.count());
+    o.set("min_ns", h.min());
+    o.set("mean_ns", h.Mean());
+    o.set("max_ns", h.max());
+    for (const auto& [name, p] : {std::pair<const char*, double>{"p50_ns", 50}, {"p90_ns", 90}, {"p99_ns", 99},
+                                  {"p99_9_ns", 99.9}, {"p99_99_ns", 99.99}}) {
+      o.set(name, h.ValueAtPercentile(p));
+    }
+    Array spectrum;
+    for (const auto& [percentile, value] : h.Percentiles()) {
+      Array point;
+      point.add(percentile);
+      point.add(value);
+      spectrum.add(point);
+    }
+    o.set("spectrum", spectrum);
+    return o;
+  };
+  root.set("latency", latency_object(t.latency));
+  root.set("service_time", latency_object(t.service_time));
+
+  const ByteCounts& b = t.bytes;
+  const double n = static_cast<double>(r.calls());
+  Object bytes(Poco::JSON_PRESERVE_KEY_ORDER);
+  bytes.set("request_head_per_call", Per(static_cast<double>(b.request_head), n));
+  bytes.set("request_body_per_call", Per(static_cast<double>(b.request_body), n));
+  bytes.set("response_head_per_call", Per(static_cast<double>(b.response_head), n));
+  bytes.set("response_body_per_call", Per(static_cast<double>(b.response_body), n));
+  bytes.set("request_payload_per_call", Per(static_cast<double>(b.request_payload), n));
+  bytes.set("response_payload_per_call", Per(static_cast<double>(b.response_payload), n));
+  bytes.set("envelope_share", r.envelope_share());
+  bytes.set("socket_bits_per_second", static_cast<double>(b.sent() + b.received()) * 8 / std::max(r.load.window_seconds, 1e-9));
+  bytes.set("interface", r.interface_name);
+  bytes.set("wire_bytes_per_call", r.wire_bytes_per_call());
+  bytes.set("tcp_retransmits", r.after.tcp_retransmits - r.before.tcp_retransmits);
+  bytes.set("link_bits_per_second", r.link_bits_per_second);
+  bytes.set("link_declared", r.link_declared);
+  root.set("bytes", bytes);
+
+  const Verdict& v = r.verdict;
+  Object cpu(Poco::JSON_PRESERVE_KEY_ORDER);
+  cpu.set("client_cores", r.client_cores);
+  cpu.set("client_cores_used", v.client_cores_used);
+  cpu.set("client_cpu_per_call_seconds", v.client_cpu_per_call);
+  Array threads;
+  for (double seconds : r.load.thread_cpu_seconds) threads.add(seconds);
+  cpu.set("client_thread_cpu_seconds", threads);
+  cpu.set("server_cores", r.server_cores);
+  cpu.set("server_cores_used", v.server_cores_used);
+  cpu.set("server_cpu_per_call_seconds", v.server_cpu_per_call);
+  cpu.set("server_cpu_source", r.server_cpu_source);
+  root.set("cpu", cpu);
+
+  Object verdict(Poco::JSON_PRESERVE_KEY_ORDER);
+  verdict.set("limit", LimitName(v.limit));
+  verdict.set("client_ceiling", v.client_ceiling);
+  verdict.set("server_ceiling", v.server_ceiling);
+  verdict.set("network_ceiling", v.network_ceiling);
+  verdict.set("shared_ceiling", v.shared_ceiling);
+  verdict.set("suggested_connections", v.suggested_connections);
+  verdict.set("text", v.text);
+  root.set("verdict", verdict);
+
+  std::ostringstream os;
+  root.stringify(os, 2);
+  os << "\n";
+  return os.str();
+}
+
+Status WriteSeriesCsv(const RunReport& r, const std::string& path) {
+  std::ofstream out(path);
+  if (!out) return Status::IOError("cannot write " + path);
+  out << "second,calls_ok,errors,p50_ms,p99_ms,bytes_sent_per_s,bytes_received_per_s,client_cores,server_cores\n";
+  const auto& seconds = r.load.total.seconds;
+  for (size_t i = 0; i < seconds.size(); ++i) {
+    const SecondStats& s = seconds[i];
+    out << i + 1 << ',' << s.calls_ok << ',' << s.errors << ',' << Fixed(static_cast<double>(s.latency.ValueAtPercentile(50)) / 1e6, 3)
+        << ',' << Fixed(static_cast<double>(s.latency.ValueAtPercentile(99)) / 1e6, 3) << ',' << s.bytes_sent << ','
+        << s.bytes_received << ',';
+    if (i < r.cpu_per_second.size()) {
+      out << Fixed(r.cpu_per_second[i].first, 3) << ',';
+      if (r.cpu_per_second[i].second >= 0) out << Fixed(r.cpu_per_second[i].second, 3);
+    } else {
+      out << ',';
+    }
+    out << '\n';
+  }
+  if (!out) return Status::IOError("cannot write " + path);
+  return Status::Ok();
+}
+
+}  // namespace lather

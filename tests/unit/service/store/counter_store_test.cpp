@@ -1,0 +1,79 @@
+#include "service/store/counter_store.h"
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <unistd.h>
+
+using lather::CounterStore;
+using lather::Status;
+
+namespace {
+// A fresh folder under the system temp folder, removed at the end of the test.
+struct TempDir {
+  TempDir() {
+    path = std::filesystem::temp_directory_path() / ("lather-store-test-" + std::to_string(::getpid()) + "-" +
+                                                      std::to_string(counter++));
+    std::filesystem::create_directories(path);
+  }
+  ~TempDir() { std::filesystem::remove_all(path); }
+  std::filesystem::path path;
+  static inline int counter = 0;
+};
+}  // namespace
+
+TEST_CASE("a fresh counter reads 0 and its first increment returns 1", "[service][store]") {
+  TempDir dir;
+  std::unique_ptr<CounterStore> store;
+  REQUIRE(CounterStore::Open("sqlite:" + (dir.path / "c.db").string(), &store).ok());
+  int64_t value = -1;
+  REQUIRE(store->Get("fresh", &value).ok());
+  CHECK(value == 0);
+  REQUIRE(store->Increment("fresh", &value).ok());
+  CHECK(value == 1);
+  REQUIRE(store->Get("fresh", &value).ok());
+  CHECK(value == 1);
+}
+
+TEST_CASE("many increments count exactly and names are independent", "[service][store]") {
+  TempDir dir;
+  std::unique_ptr<CounterStore> store;
+  REQUIRE(CounterStore::Open("sqlite:" + (dir.path / "c.db").string(), &store).ok());
+  int64_t value = 0;
+  for (int i = 1; i <= 200; ++i) {
+    REQUIRE(store->Increment("a", &value).ok());
+    REQUIRE(value == i);
+  }
+  REQUIRE(store->Increment("b", &value).ok());
+  CHECK(value == 1);
+  REQUIRE(store->Get("a", &value).ok());
+  CHECK(value == 200);
+}
+
+TEST_CASE("two stores on the same file see each other's increments", "[service][store]") {
+  TempDir dir;
+  const std::string uri = "sqlite:" + (dir.path / "shared.db").string();
+  std::unique_ptr<CounterStore> first, second;
+  REQUIRE(CounterStore::Open(uri, &first).ok());
+  REQUIRE(CounterStore::Open(uri, &second).ok());
+  int64_t value = 0;
+  REQUIRE(first->Increment("shared", &value).ok());
+  REQUIRE(second->Increment("shared", &value).ok());
+  CHECK(value == 2);
+  REQUIRE(first->Increment("shared", &value).ok());
+  CHECK(value == 3);
+  // Reopened after both are closed, the value is still there.
+  first.reset();
+  second.reset();
+  REQUIRE(CounterStore::Open(uri, &first).ok());
+  REQUIRE(first->Get("shared", &value).ok());
+  CHECK(value == 3);
+}
+
+TEST_CASE("an unwritable store path and an unknown scheme fail to open", "[service][store]") {
+  std::unique_ptr<CounterStore> store;
+  const Status unwritable = CounterStore::Open("sqlite:/proc/lather-no-such-dir/c.db", &store);
+  CHECK(unwritable.kind() == Status::Kind::kIOError);
+  CHECK(store == nullptr);
+  CHECK(CounterStore::Open("redis://x", &store).kind() == Status::Kind::kInvalidArgument);
+  CHECK(CounterStore::Open("sqlite:", &store).kind() == Status::Kind::kInvalidArgument);
+}

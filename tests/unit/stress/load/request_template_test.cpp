@@ -1,0 +1,72 @@
+#include "stress/load/request_template.h"
+
+#include <catch2/catch.hpp>
+
+using lather::RequestTemplate;
+using lather::TargetUrl;
+
+namespace {
+TargetUrl Url() {
+  TargetUrl url;
+  REQUIRE(lather::ParseTargetUrl("http://127.0.0.1:8080/soap", &url).ok());
+  return url;
+}
+}  // namespace
+
+TEST_CASE("each call renders its number into every placeholder with a matching Content-Length",
+          "[stress][template]") {
+  RequestTemplate t;
+  REQUIRE(RequestTemplate::Create(Url(), {"Content-Type: text/xml", "SOAPAction: \"x\""},
+                                  "<a>${n}</a><b>${n}</b>", true, &t).ok());
+  CHECK(t.placeholder_count() == 2);
+  std::string out;
+  size_t head = 0, body = 0;
+  t.Render(12345, &out, &head, &body);
+  CHECK(out ==
+        "POST /soap HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nContent-Type: text/xml\r\nSOAPAction: \"x\"\r\n"
+        "Content-Length: 24\r\n\r\n<a>12345</a><b>12345</b>");
+  CHECK(body == 24);
+  CHECK(head + body == out.size());
+  out.clear();
+  t.Render(7, &out, &head, &body);
+  CHECK(out.substr(out.size() - 16) == "<a>7</a><b>7</b>");
+  CHECK(body == 16);
+  CHECK(t.BodySize(7) == 16);
+}
+
+TEST_CASE("a body without placeholders and a closing request render as given", "[stress][template]") {
+  RequestTemplate t;
+  REQUIRE(RequestTemplate::Create(Url(), {}, "<x/>", false, &t).ok());
+  std::string out;
+  size_t head = 0, body = 0;
+  t.Render(99, &out, &head, &body);
+  CHECK(out.find("Connection: close\r\n") != std::string::npos);
+  CHECK(out.substr(out.size() - 4) == "<x/>");
+  CHECK(t.placeholder_count() == 0);
+}
+
+TEST_CASE("a header without a colon or with a line break is refused", "[stress][template]") {
+  RequestTemplate t;
+  CHECK_FALSE(RequestTemplate::Create(Url(), {"NoColon"}, "", true, &t).ok());
+  CHECK_FALSE(RequestTemplate::Create(Url(), {"A: b\r\nInjected: 1"}, "", true, &t).ok());
+}
+
+TEST_CASE("URLs are parsed into host, port and path, and others are refused", "[stress][url]") {
+  TargetUrl url;
+  REQUIRE(lather::ParseTargetUrl("http://[::1]:9000/a/b?c", &url).ok());
+  CHECK(url.host == "::1");
+  CHECK(url.port == 9000);
+  CHECK(url.path == "/a/b?c");
+  CHECK(url.host_header == "[::1]:9000");
+  REQUIRE(lather::ParseTargetUrl("http://example", &url).ok());
+  CHECK(url.port == 80);
+  CHECK(url.path == "/");
+  REQUIRE(lather::ParseTargetUrl("https://x/", &url).ok());
+  CHECK(url.tls);
+  CHECK(url.port == 443);
+  CHECK(url.ToString() == "https://x:443/");
+  CHECK_FALSE(lather::ParseTargetUrl("ftp://x/", &url).ok());
+  CHECK_FALSE(lather::ParseTargetUrl("http://x:0/", &url).ok());
+  CHECK_FALSE(lather::ParseTargetUrl("http://x:99999/", &url).ok());
+  CHECK_FALSE(lather::ParseTargetUrl("http://:80/", &url).ok());
+}
