@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "wsdl/data_sample.h"
 #include "common/status.h"
+#include "wsdl/data_sample.h"
 
 struct soap;
 struct Namespace;

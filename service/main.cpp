@@ -7,10 +7,10 @@
 #include "LatherSoap.nsmap"
 #include "common/flag_parser.h"
 #include "common/log.h"
-#include "service/auth/authenticator.h"
 #include "common/tls.h"
+#include "service/auth/authenticator.h"
 #include "service/memory/memory_return.h"
-#include "service/dispatch/server.h"
+#include "service/server_start.h"
 
 namespace {
 
@@ -179,11 +179,11 @@ int main(int argc, char** argv) {
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
   std::signal(SIGPIPE, SIG_IGN);
   // Large buffers and echo objects stay in a few shared arenas between requests and go back to the
-  // system once large requests stop (service/memory_return.h).
+  // system once large requests stop (service/memory/memory_return.h).
   lather::ConfigureAllocator();
 
   std::unique_ptr<lather::Server> server;
-  s = lather::Server::Start(options, &server);
+  s = lather::StartServer(options, &server);
   if (!s.ok()) {
     lather::LogLine("cannot start: " + s.message());
     return s.kind() == lather::Status::Kind::kInvalidArgument ? kExitUsage : kExitFailure;

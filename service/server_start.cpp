@@ -1,4 +1,4 @@
-#include "service/dispatch/server.h"
+#include "service/server_start.h"
 
 #include "service/admin/admin_server.h"
 #include "service/classic/classic_server.h"
@@ -33,7 +33,7 @@ class ServerWithAdmin final : public Server {
 
 }  // namespace
 
-Status Server::Start(const ServerOptions& options, std::unique_ptr<Server>* server) {
+Status StartServer(const ServerOptions& options, std::unique_ptr<Server>* server) {
   std::unique_ptr<Server> engine;
   Status s = options.engine == Engine::kClassic ? StartClassicServer(options, &engine) : StartEventServer(options, &engine);
   if (!s.ok() || options.admin_listen.empty()) {

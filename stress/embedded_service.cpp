@@ -13,7 +13,7 @@
 #include <thread>
 
 #include "common/log.h"
-#include "service/dispatch/server.h"
+#include "service/server_start.h"
 
 namespace lather {
 namespace {
@@ -37,7 +37,7 @@ namespace {
   options.threads = threads;
   options.shutdown_grace = std::chrono::milliseconds(2000);
   std::unique_ptr<Server> server;
-  Status s = Server::Start(options, &server);
+  Status s = StartServer(options, &server);
   int port = s.ok() ? server->port() : 0;
   if (!s.ok()) LogLine("cannot start: " + s.message());
   if (write(port_pipe, &port, sizeof port) != sizeof port || !s.ok()) _exit(1);

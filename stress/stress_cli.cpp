@@ -16,13 +16,13 @@
 #include <sstream>
 
 #include "common/flag_parser.h"
-#include "service/auth/authenticator.h"
 #include "common/tls.h"
+#include "service/auth/authenticator.h"
 #include "stress/embedded_service.h"
 #include "stress/load/gsoap_runner.h"
 #include "stress/load/operation_preset.h"
-#include "stress/report/report.h"
 #include "stress/load/target_url.h"
+#include "stress/report/report.h"
 #include "stress/report/units.h"
 
 namespace lather {

@@ -10,7 +10,8 @@
 #include "common/log.h"
 #include "service/http/http_request_parser.h"
 #include "service/http/http_response.h"
-#include "service/dispatch/server_setup.h"
+#include "service/http/listener.h"
+#include "service/soap/fault_envelope.h"
 
 namespace lather {
 namespace {

@@ -14,13 +14,13 @@
 #include <string>
 
 #include "common/tls.h"
-#include "service/dispatch/blocking_pool.h"
-#include "service/http/http_request_parser.h"
 #include "service/admin/metrics.h"
-#include "service/soap/operations.h"
-#include "service/http/read_buffer.h"
+#include "service/dispatch/blocking_pool.h"
 #include "service/dispatch/request_router.h"
 #include "service/dispatch/server_options.h"
+#include "service/http/http_request_parser.h"
+#include "service/http/read_buffer.h"
+#include "service/soap/operations.h"
 #include "service/soap/soap_engine.h"
 
 namespace lather {

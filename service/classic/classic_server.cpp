@@ -21,8 +21,9 @@
 
 #include "common/log.h"
 #include "service/classic/blocking_connection.h"
-#include "service/http/lingering_refusal.h"
 #include "service/dispatch/server_setup.h"
+#include "service/http/lingering_refusal.h"
+#include "service/http/listener.h"
 
 namespace lather {
 

@@ -9,7 +9,7 @@
 
 namespace lather {
 
-// Starts a ClassicServer (see Server::Start for the errors).
+// Starts a ClassicServer (see StartServer for the errors).
 Status StartClassicServer(const ServerOptions& options, std::unique_ptr<Server>* server);
 
 }  // namespace lather

@@ -15,9 +15,9 @@
 #include <vector>
 
 #include "common/status.h"
-#include "service/store/group_commit.h"
 #include "service/dispatch/server_options.h"
 #include "service/soap/soap_engine.h"
+#include "service/store/group_commit.h"
 
 namespace lather {
 

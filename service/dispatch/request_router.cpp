@@ -8,6 +8,7 @@
 #include "service/http/gzip_body.h"
 #include "service/http/http_response.h"
 #include "service/memory/memory_return.h"
+#include "service/soap/fault_envelope.h"
 #include "service/soap/wsdl_document.h"
 
 namespace lather {

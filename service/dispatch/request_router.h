@@ -10,9 +10,9 @@
 #include <utility>
 #include <vector>
 
+#include "service/admin/metrics.h"
 #include "service/dispatch/blocking_pool.h"
 #include "service/http/http_request_parser.h"
-#include "service/admin/metrics.h"
 #include "service/soap/soap_engine.h"
 
 namespace lather {

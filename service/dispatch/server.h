@@ -2,7 +2,7 @@
 //  - "event" (EventServer, the default): a few event-loop threads each serving many connections;
 //  - "classic" (ClassicServer): the textbook gSOAP model, an accept loop and one thread per connection.
 // Both frame HTTP, apply the limits and answer the same way; they differ in how they use threads.
-// Start() binds and returns; Stop() is graceful (stop accepting, finish in-flight requests, close
+// StartServer() (service/server_start.h) binds and returns; Stop() is graceful (stop accepting, finish in-flight requests, close
 // idle connections) and may be called from any thread; Wait() returns when the engine has ended.
 #pragma once
 
@@ -17,10 +17,6 @@ namespace lather {
 
 class Server {
  public:
-  // Opens the stores, binds the listening socket and starts serving with options.engine. Returns
-  // IOError for an address in use or an unwritable store, InvalidArgument for a malformed --listen.
-  static Status Start(const ServerOptions& options, std::unique_ptr<Server>* server);
-
   virtual ~Server() = default;
 
   // The port actually bound (useful with port 0) and "host:port" for URLs.

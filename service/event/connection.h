@@ -14,9 +14,9 @@
 #include <string>
 
 #include "common/tls.h"
+#include "service/dispatch/request_router.h"
 #include "service/http/http_request_parser.h"
 #include "service/http/read_buffer.h"
-#include "service/dispatch/request_router.h"
 
 namespace lather {
 

@@ -13,9 +13,9 @@
 #include <unordered_set>
 
 #include "service/dispatch/blocking_pool.h"
-#include "service/soap/operations.h"
 #include "service/dispatch/request_router.h"
 #include "service/dispatch/server_options.h"
+#include "service/soap/operations.h"
 #include "service/soap/soap_engine.h"
 
 namespace lather {

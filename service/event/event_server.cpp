@@ -10,12 +10,12 @@
 #include <optional>
 
 #include "common/log.h"
+#include "service/dispatch/server_setup.h"
 #include "service/event/connection.h"
 #include "service/event/event_loop.h"
-#include "service/store/group_commit.h"
-#include "service/http/http_response.h"
 #include "service/http/lingering_refusal.h"
-#include "service/dispatch/server_setup.h"
+#include "service/http/listener.h"
+#include "service/store/group_commit.h"
 
 namespace lather {
 

@@ -10,7 +10,7 @@
 
 namespace lather {
 
-// Starts an EventServer (see Server::Start for the errors).
+// Starts an EventServer (see StartServer for the errors).
 Status StartEventServer(const ServerOptions& options, std::unique_ptr<Server>* server);
 
 }  // namespace lather

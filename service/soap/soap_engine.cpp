@@ -8,13 +8,13 @@
 #include <vector>
 
 #include "common/log.h"
-#include "service/http/http_response.h"
-#include "service/soap/markup_limits.h"
 #include "service/memory/memory_return.h"
+#include "service/soap/fault_envelope.h"
+#include "service/soap/markup_limits.h"
 #include "service/soap/xml_prolog.h"
+#include "soapLatherSoapService.h"
 #include "wsdl/envelope_scan.h"
 #include "wsdl/sample_reader.h"
-#include "soapLatherSoapService.h"
 #include "wsdl/soap_runtime.h"
 
 namespace lather {
@@ -433,7 +433,7 @@ SoapOutcome SoapEngine::Finish() {
   soap_end(soap_);
   samples_.Clear();
   // A large echo leaves its objects and buffers free in the shared arenas: reused by the next large
-  // request, given back to the system once they stop (service/memory_return.h). Trimming after each
+  // request, given back to the system once they stop (service/memory/memory_return.h). Trimming after each
   // one made every echo fault its memory in afresh (half of its CPU); keeping it in per-thread arenas
   // made every pool thread keep the peak of the largest echo it served (+140 MB per thread).
   if (call_->body.size() >= kLargeFreeBytes) NoteLargeFree();

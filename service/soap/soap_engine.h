@@ -122,7 +122,7 @@ class SoapEngine {
   // when it holds a character put back).
   size_t ReadPosition() const;
   // Serves EchoDataSamples with the sample codec from `at` (the Body's content, scope_ bound there;
-  // service/soap_echo.cpp), handing the end of the Body and Envelope back to gSOAP.
+  // service/soap/soap_echo.cpp), handing the end of the Body and Envelope back to gSOAP.
   void ServeEcho(size_t at);
   // Sets the fault for a request the sample reader refused.
   void EchoReadFault(const SampleReadResult& read);

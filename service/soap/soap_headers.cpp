@@ -1,4 +1,4 @@
-// SoapEngine's SOAP Header handling (the rest of SoapEngine is in soap_adapter.cpp): which header
+// SoapEngine's SOAP Header handling (the rest of SoapEngine is in soap_engine.cpp): which header
 // blocks are addressed to the service, mustUnderstand, WS-Addressing wsa:MessageID, and the
 // WS-Security UsernameToken or HTTP Basic credentials checked before an operation runs.
 #include "service/soap/soap_engine.h"

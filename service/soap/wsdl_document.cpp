@@ -2,7 +2,7 @@
 
 #include <cstddef>
 
-#include "service/http/http_response.h"
+#include "service/soap/fault_envelope.h"
 
 namespace lather {
 extern const char kWsdlText[];

@@ -22,12 +22,6 @@
 
 namespace lather {
 
-uint64_t NowNanos() {
-  timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return static_cast<uint64_t>(ts.tv_sec) * 1000000000ull + static_cast<uint64_t>(ts.tv_nsec);
-}
-
 namespace {
 
 constexpr uint64_t kLateNanos = 1000000;           // sent more than 1 ms after schedule: late

@@ -16,9 +16,10 @@
 #include <vector>
 
 #include "common/status.h"
-#include "stress/measure/live_latency.h"
 #include "stress/load/request_template.h"
 #include "stress/load/response_checker.h"
+#include "stress/measure/clock.h"
+#include "stress/measure/live_latency.h"
 #include "stress/measure/thread_stats.h"
 
 namespace lather {
@@ -82,9 +83,6 @@ class LoadRunner {
  private:
   const LoadOptions& options_;
 };
-
-// Monotonic clock in nanoseconds.
-uint64_t NowNanos();
 
 // What the coordinating thread can see of running load threads.
 struct LiveProgress {

@@ -38,20 +38,6 @@ bool ParseInt64(const char* text, int64_t* value) {
 
 }  // namespace
 
-const char* CallOutcomeName(CallOutcome outcome) {
-  switch (outcome) {
-    case CallOutcome::kOk: return "ok";
-    case CallOutcome::kConnect: return "connect";
-    case CallOutcome::kIo: return "io";
-    case CallOutcome::kTimeout: return "timeout";
-    case CallOutcome::kStatus: return "status";
-    case CallOutcome::kMalformed: return "malformed";
-    case CallOutcome::kFault: return "fault";
-    case CallOutcome::kMismatch: return "mismatch";
-  }
-  return "unknown";
-}
-
 size_t TextBytes(const pugi::xml_node& node) {
   size_t bytes = 0;
   for (pugi::xml_node child = node.first_child(); child; child = child.next_sibling()) {

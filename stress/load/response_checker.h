@@ -11,13 +11,9 @@
 #include <pugixml.hpp>
 
 #include "common/status.h"
+#include "stress/measure/call_outcome.h"
 
 namespace lather {
-
-// How a call ended. Everything but kOk is a failure, counted by kind and never as a success.
-enum class CallOutcome { kOk, kConnect, kIo, kTimeout, kStatus, kMalformed, kFault, kMismatch };
-inline constexpr int kCallOutcomeCount = 8;
-const char* CallOutcomeName(CallOutcome outcome);
 
 struct Expectation {
   enum class Kind {

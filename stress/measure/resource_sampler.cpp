@@ -14,7 +14,7 @@
 #include <sstream>
 
 #include "common/tls.h"
-#include "stress/load/load_runner.h"
+#include "stress/measure/clock.h"
 
 namespace lather {
 

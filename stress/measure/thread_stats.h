@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "stress/measure/call_outcome.h"
 #include "stress/measure/latency_histogram.h"
-#include "stress/load/response_checker.h"
 
 namespace lather {
 

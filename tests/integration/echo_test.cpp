@@ -21,9 +21,9 @@
 #include "tests/integration/process_stats.h"
 #include "tests/integration/raw_http.h"
 #include "tests/integration/service_process.h"
+#include "tests/integration/soap_fixtures.h"
 
 using lather::Client;
-using lather::ClientOptions;
 using lather::DataSample;
 using lather::FirstDifference;
 using lather::SampleSet;
@@ -31,10 +31,11 @@ using lather::Status;
 using lather::test::CallBinary;
 using lather::test::CommandResult;
 using lather::test::ElementText;
+using lather::test::MakeClient;
 using lather::test::MinorFaults;
 using lather::test::PeakResidentKiB;
-using lather::test::ResidentKiB;
 using lather::test::RawResponse;
+using lather::test::ResidentKiB;
 using lather::test::RunCommand;
 using lather::test::SendRaw;
 using lather::test::ServiceProcess;
@@ -47,13 +48,6 @@ using lather::test::kSoap12Type;
 namespace {
 
 
-Client MakeClient(const ServiceProcess& service, bool soap12) {
-  ClientOptions options;
-  options.url = service.url();
-  options.soap12 = soap12;
-  options.timeout_seconds = 30;
-  return Client(options);
-}
 
 DataSample Plain() {
   DataSample s;
@@ -112,7 +106,7 @@ SampleSet SetOf(std::vector<DataSample> samples) {
 }
 
 void ExpectServing(const ServiceProcess& service) {
-  Client client = MakeClient(service, false);
+  Client client = MakeClient(service, false, 30);
   SampleSet echoed;
   REQUIRE(client.EchoDataSamples(SetOf({Plain()}), &echoed).ok());
   CHECK(FirstDifference(SetOf({Plain()}), echoed).empty());
@@ -122,8 +116,8 @@ void ExpectServing(const ServiceProcess& service) {
 
 TEST_CASE("generated samples of many seeds, counts and depths echo equal field by field", "[integration][echo]") {
   ServiceProcess service;
-  Client client11 = MakeClient(service, false);
-  Client client12 = MakeClient(service, true);
+  Client client11 = MakeClient(service, false, 30);
+  Client client12 = MakeClient(service, true, 30);
   SampleSet echoed;
   for (uint64_t seed = 1; seed <= 24; ++seed) {
     lather::SampleShape shape;
@@ -144,7 +138,7 @@ TEST_CASE("every DataSample field survives the echo at its edge values", "[integ
   ServiceProcess service;
   const bool soap12 = GENERATE(false, true);
   INFO("soap12 = " << soap12);
-  Client client = MakeClient(service, soap12);
+  Client client = MakeClient(service, soap12, 30);
   SampleSet samples;
   DataSample empty;  // every string empty, every number zero, every list empty
   empty.date_of_birth = "0001-01-01T00:00:00Z";
@@ -271,7 +265,7 @@ TEST_CASE("at the highest --max-depth, 100,000-deep samples are answered without
 TEST_CASE("more samples than --max-occurs are a Client fault, and exactly that many are echoed",
           "[integration][echo][limits]") {
   ServiceProcess service("", {"--max-occurs", "1000"});
-  Client client = MakeClient(service, false);
+  Client client = MakeClient(service, false, 30);
   lather::SampleShape shape;
   shape.count = 1000;
   SampleSet echoed;
@@ -346,7 +340,7 @@ TEST_CASE("memory of large echoes goes back to the system instead of piling up p
   ExpectServing(service);
   const long before = ResidentKiB(service.pid());
   {
-    Client client = MakeClient(service, false);
+    Client client = MakeClient(service, false, 30);
     SampleSet echoed;
     long faults_first = 0, faults_rest = 0;  // minor page faults of the service
     for (int i = 0; i < 6; ++i) {  // on whichever pool threads take them
@@ -362,7 +356,7 @@ TEST_CASE("memory of large echoes goes back to the system instead of piling up p
     CHECK(faults_rest / 5 < faults_first / 4);
 #endif
     // The service keeps freed memory for the next large request and gives it back once large requests
-    // have stopped for lather::kQuietPeriod (service/memory_return.h).
+    // have stopped for lather::kQuietPeriod (service/memory/memory_return.h).
     std::this_thread::sleep_for(lather::kQuietPeriod + std::chrono::milliseconds(500));
     const long open_after = ResidentKiB(service.pid());
     INFO("RSS " << before << " KiB before, " << open_after << " KiB after six 12 MB echoes, connection still open");
@@ -406,7 +400,7 @@ TEST_CASE("shared and cyclic samples echo with their identity preserved, over SO
   REQUIRE(graph.graph);
   for (const bool soap12 : {false, true}) {
     INFO("soap12 = " << soap12);
-    Client client = MakeClient(service, soap12);
+    Client client = MakeClient(service, soap12, 30);
     SampleSet echoed;
     const Status s = client.EchoDataSamples(graph, &echoed);
     REQUIRE(s.ok());

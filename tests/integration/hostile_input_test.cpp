@@ -26,8 +26,12 @@
 #include "tests/integration/process_stats.h"
 #include "tests/integration/raw_http.h"
 #include "tests/integration/service_process.h"
+#include "tests/integration/soap_fixtures.h"
 
+using lather::test::BareEnvelope;
 using lather::test::ElementText;
+using lather::test::Envelope;
+using lather::test::MakeClient;
 using lather::test::RawConnection;
 using lather::test::RawResponse;
 using lather::test::SendRaw;
@@ -41,18 +45,6 @@ using lather::test::kSoap12Type;
 namespace {
 
 constexpr char kGuarded[] = "<l:IncCounter><l:name>guarded</l:name></l:IncCounter>";
-
-std::string Envelope(const char* ns, const std::string& body_content, const std::string& prolog = "") {
-  return prolog + "<s:Envelope xmlns:s=\"" + ns + "\" xmlns:l=\"urn:lather:v1\"><s:Body>" + body_content +
-         "</s:Body></s:Envelope>";
-}
-
-lather::Client MakeClient(const ServiceProcess& service) {
-  lather::ClientOptions options;
-  options.url = service.url();
-  options.timeout_seconds = 10;
-  return lather::Client(options);
-}
 
 // One call of Increment(1) on a new connection; 2 when the service answers.
 int32_t IncrementOnce(const ServiceProcess& service) {
@@ -96,7 +88,7 @@ void CheckRecovered(const ServiceProcess& service, const Baseline& before, long 
   rss_slack_kib = 512 * 1024;  // ASan keeps freed memory in quarantine (256 MiB by default); TSan's shadow grows
 #endif
   // Freed memory of large requests is kept for the next one and given back once they have stopped
-  // for lather::kQuietPeriod (service/memory_return.h): wait for that, then a little more.
+  // for lather::kQuietPeriod (service/memory/memory_return.h): wait for that, then a little more.
   const auto give_back = std::chrono::steady_clock::now() + lather::kQuietPeriod + std::chrono::seconds(2);
   long rss = lather::test::ResidentKiB(service.pid());
   while (rss >= before.rss_kib + rss_slack_kib && std::chrono::steady_clock::now() < give_back) {
@@ -212,10 +204,10 @@ TEST_CASE("a 1 MB element or attribute name is a fault, not a truncated name", "
   const std::string long_name(1024 * 1024, 'n');
   // gSOAP keeps the first 1,023 bytes of a name: the end tag would "match" a different start tag.
   const RawResponse element = SendRaw(service.port(), SoapPost(kSoap11Type,
-      Envelope(kEnv11, "<l:IncCounter><l:" + long_name + ">guarded</l:" + long_name + "></l:IncCounter>")));
+      BareEnvelope(kEnv11, "<l:IncCounter><l:" + long_name + ">guarded</l:" + long_name + "></l:IncCounter>")));
   CheckFault(element, 500, false, "Client", "name is longer than 1000 bytes");
   const RawResponse attribute = SendRaw(service.port(), SoapPost(kSoap12Type,
-      Envelope(kEnv12, "<l:IncCounter " + long_name + "=\"1\"><l:name>guarded</l:name></l:IncCounter>")));
+      BareEnvelope(kEnv12, "<l:IncCounter " + long_name + "=\"1\"><l:name>guarded</l:name></l:IncCounter>")));
   CheckFault(attribute, 400, true, "Sender", "name is longer than 1000 bytes");
   const RawResponse root = SendRaw(service.port(), SoapPost(kSoap11Type, "<" + long_name + "/>"));
   CheckFault(root, 500, false, "Client", "name is longer than 1000 bytes");
@@ -229,18 +221,18 @@ TEST_CASE("a 50 MB string value under the message limit but over --max-string is
   const Baseline before = TakeBaseline(service);
   const std::string head = "<l:EchoDataSamples><l:samples>", tail = "</l:samples></l:EchoDataSamples>";
   // The same sample with a short name is echoed: the envelope itself is valid.
-  const RawResponse fine = SendRaw(service.port(), SoapPost(kSoap11Type, Envelope(kEnv11, head + SampleXml("a") + tail)));
+  const RawResponse fine = SendRaw(service.port(), SoapPost(kSoap11Type, BareEnvelope(kEnv11, head + SampleXml("a") + tail)));
   REQUIRE(fine.status == 200);
   CHECK(ElementText(fine.body, "firstname") == "a");
   {
     const RawResponse huge = SendRaw(service.port(), SoapPost(kSoap12Type,
-        Envelope(kEnv12, head + SampleXml(std::string(50 * 1024 * 1024, 'a')) + tail)));
+        BareEnvelope(kEnv12, head + SampleXml(std::string(50 * 1024 * 1024, 'a')) + tail)));
     CheckFault(huge, 400, true, "Sender", "longer than 1048576 characters, the service's limit (--max-string)");
     CHECK(huge.body.size() < 4096);
   }
   // A counter name of 2 MiB: refused by the string limit or the schema's 64, either way no increment.
   const RawResponse name = SendRaw(service.port(), SoapPost(kSoap11Type,
-      Envelope(kEnv11, "<l:IncCounter><l:name>guarded" + std::string(2 * 1024 * 1024, 'x') + "</l:name></l:IncCounter>")));
+      BareEnvelope(kEnv11, "<l:IncCounter><l:name>guarded" + std::string(2 * 1024 * 1024, 'x') + "</l:name></l:IncCounter>")));
   CheckFault(name, 500, false, "Client", "");
   CheckRecovered(service, before);
 }
@@ -297,7 +289,7 @@ TEST_CASE("under a 256-descriptor limit, 300 connections neither stop nor spin t
   }
   CHECK(service.Log().find("Too many open files") != std::string::npos);
   // A connection accepted before the limit is served meanwhile.
-  REQUIRE(held[0]->Send(SoapPost(kSoap11Type, Envelope(kEnv11, "<l:Increment><l:value>7</l:value></l:Increment>"))));
+  REQUIRE(held[0]->Send(SoapPost(kSoap11Type, BareEnvelope(kEnv11, "<l:Increment><l:value>7</l:value></l:Increment>"))));
   const RawResponse served = held[0]->Receive();
   CHECK(served.status == 200);
   CHECK(ElementText(served.body, "result") == "8");
@@ -331,7 +323,7 @@ TEST_CASE("connections hoarded past --max-connections get a 503 fault the client
   // fault. (Closed at once with unread bytes, the socket would reset the client's send, and a client
   // such as gSOAP's then reports a broken connection, never the 503.)
   const std::string padding = "<!--" + std::string(8 * 1024 * 1024, 'p') + "-->";
-  const std::string request = SoapPost(kSoap11Type, Envelope(kEnv11, kGuarded) + padding);
+  const std::string request = SoapPost(kSoap11Type, BareEnvelope(kEnv11, kGuarded) + padding);
   for (int i = 0; i < 10; ++i) {
     INFO("refused client " << i);
     RawConnection extra(service.port());
@@ -390,7 +382,7 @@ TEST_CASE("XML and SOAP abuse gets a sender fault of the request's version and c
     bool soap12;
     std::string envelope;
   };
-  auto env = [](bool soap12, const std::string& body) { return Envelope(soap12 ? kEnv12 : kEnv11, body); };
+  auto env = [](bool soap12, const std::string& body) { return BareEnvelope(soap12 ? kEnv12 : kEnv11, body); };
   const Case cases[] = {
       {"quadratic blowup DTD", false, Envelope(kEnv11, "<l:IncCounter><l:name>" + quadratic_uses + "</l:name></l:IncCounter>",
                                                "<!DOCTYPE x [<!ENTITY q \"" + quadratic_entity + "\">]>")},
@@ -434,7 +426,7 @@ TEST_CASE("EchoDataSamples declaring 10,000,000 items is refused at --max-occurs
   const std::string one = "<l:sample><l:firstname>a</l:firstname></l:sample>";
   for (int i = 0; i < 1001; ++i) samples += one;
   const RawResponse r = SendRaw(service.port(), SoapPost(kSoap11Type,
-      Envelope(kEnv11, "<l:EchoDataSamples><l:samples>" + samples + "</l:samples></l:EchoDataSamples>")));
+      BareEnvelope(kEnv11, "<l:EchoDataSamples><l:samples>" + samples + "</l:samples></l:EchoDataSamples>")));
   CheckFault(r, 500, false, "Client", "");
   CheckRecovered(service, before);
 }
@@ -443,7 +435,7 @@ TEST_CASE("HTTP abuse end to end: long lines, many headers, smuggling, garbage m
           "[integration][faults][http]") {
   ServiceProcess service;
   const Baseline before = TakeBaseline(service);
-  const std::string body = Envelope(kEnv11, kGuarded);
+  const std::string body = BareEnvelope(kEnv11, kGuarded);
   std::string many_headers;
   for (int i = 0; i < 10000; ++i) many_headers += "X-" + std::to_string(i) + ": 1\r\n";
   struct Case {
@@ -474,7 +466,7 @@ TEST_CASE("HTTP abuse end to end: long lines, many headers, smuggling, garbage m
   // A valid request followed by garbage: the request is answered, the garbage gets 400 and a close.
   {
     RawConnection connection(service.port());
-    REQUIRE(connection.Send(SoapPost(kSoap11Type, Envelope(kEnv11, "<l:Increment><l:value>1</l:value></l:Increment>")) +
+    REQUIRE(connection.Send(SoapPost(kSoap11Type, BareEnvelope(kEnv11, "<l:Increment><l:value>1</l:value></l:Increment>")) +
                             "\x01\x02garbage\r\n\r\n"));
     const RawResponse first = connection.Receive();
     CHECK(first.status == 200);
@@ -489,10 +481,10 @@ TEST_CASE("clients that reset mid-request or mid-response leave the service serv
   // One pool thread: a large echo's memory stays in one allocator arena, so that RSS compares (with
   // 16, each thread's arena keeps a few MB after its first large echo, reset or not: about 128 MB in all).
   ServiceProcess service("", {"--pool-threads", "1"});
-  const std::string inc = SoapPost(kSoap11Type, Envelope(kEnv11, kGuarded));
+  const std::string inc = SoapPost(kSoap11Type, BareEnvelope(kEnv11, kGuarded));
   std::string samples;
   for (int i = 0; i < 5000; ++i) samples += SampleXml("reset");
-  const std::string echo = SoapPost(kSoap11Type, Envelope(kEnv11, "<l:EchoDataSamples><l:samples>" + samples +
+  const std::string echo = SoapPost(kSoap11Type, BareEnvelope(kEnv11, "<l:EchoDataSamples><l:samples>" + samples +
                                                                       "</l:samples></l:EchoDataSamples>"));
   REQUIRE(SendRaw(service.port(), echo).status == 200);  // warms up what a large echo uses
   const Baseline before = TakeBaseline(service);
@@ -511,11 +503,11 @@ TEST_CASE("a gzip-encoded request is decoded, and a gzip bomb gets 413 after dec
   ServiceProcess service("", {"--max-message", "4194304", "--pool-threads", "1"});
   const Baseline before = TakeBaseline(service);
   // A gzip request is served, in both SOAP versions, and its answer is plain.
-  const RawResponse inc = SendRaw(service.port(), EncodedPost(kSoap12Type, Gzip(Envelope(kEnv12,
+  const RawResponse inc = SendRaw(service.port(), EncodedPost(kSoap12Type, Gzip(BareEnvelope(kEnv12,
       "<l:IncCounter><l:name>gzipped</l:name></l:IncCounter>")), "gzip"));
   CHECK(inc.status == 200);
   CHECK(ElementText(inc.body, "result") == "1");
-  const RawResponse hello = SendRaw(service.port(), EncodedPost(kSoap11Type, Gzip(Envelope(kEnv11, "<l:HelloWorld/>")), "x-gzip"));
+  const RawResponse hello = SendRaw(service.port(), EncodedPost(kSoap11Type, Gzip(BareEnvelope(kEnv11, "<l:HelloWorld/>")), "x-gzip"));
   CHECK(ElementText(hello.body, "result") == "Hello World");
   // Large echoes from gzip bodies: one of a few KB encoded (decoded where it arrives, then parsed on
   // the pool), one of more (decoded on the pool too, on the event engine).
@@ -523,7 +515,7 @@ TEST_CASE("a gzip-encoded request is decoded, and a gzip bomb gets 413 after dec
     INFO("varied samples: " << varied);
     std::string samples;
     for (int i = 0; i < 2000; ++i) samples += SampleXml(varied ? "zipped" + std::to_string(i * 7919) : "zipped");
-    const std::string encoded = Gzip(Envelope(kEnv11, "<l:EchoDataSamples><l:samples>" + samples + "</l:samples></l:EchoDataSamples>"));
+    const std::string encoded = Gzip(BareEnvelope(kEnv11, "<l:EchoDataSamples><l:samples>" + samples + "</l:samples></l:EchoDataSamples>"));
     CHECK((encoded.size() > 4096) == varied);
     const RawResponse echo = SendRaw(service.port(), EncodedPost(kSoap11Type, encoded, "gzip"));
     CHECK(echo.status == 200);
@@ -537,14 +529,14 @@ TEST_CASE("a gzip-encoded request is decoded, and a gzip bomb gets 413 after dec
   CheckFault(zeros, 413, false, "Client", "gzip");
   std::string names;
   for (int i = 0; i < 60000; ++i) names += "<l:name>guarded</l:name>" + std::to_string(i);
-  const RawResponse xml_bomb = SendRaw(service.port(), EncodedPost(kSoap12Type, Gzip(Envelope(kEnv12,
+  const RawResponse xml_bomb = SendRaw(service.port(), EncodedPost(kSoap12Type, Gzip(BareEnvelope(kEnv12,
       "<l:IncCounter>" + names + names + names + "</l:IncCounter>")), "gzip"));
   CheckFault(xml_bomb, 413, true, "Sender", "exceeds the limit of 4194304 bytes");
   for (const std::string& not_gzip : {std::string("not gzip at all"), std::string(10000, 'n')}) {
     const RawResponse corrupt = SendRaw(service.port(), EncodedPost(kSoap11Type, not_gzip, "gzip"));
     CheckFault(corrupt, 400, false, "Client", "not valid gzip");
   }
-  const RawResponse unknown = SendRaw(service.port(), EncodedPost(kSoap11Type, Envelope(kEnv11, kGuarded), "br"));
+  const RawResponse unknown = SendRaw(service.port(), EncodedPost(kSoap11Type, BareEnvelope(kEnv11, kGuarded), "br"));
   CheckFault(unknown, 415, false, "Client", "Content-Encoding br is not supported");
   CHECK(Counter(service, "gzipped") == 1);
   CheckRecovered(service, before);

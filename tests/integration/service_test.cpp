@@ -15,14 +15,16 @@
 #include "tests/integration/process_stats.h"
 #include "tests/integration/raw_http.h"
 #include "tests/integration/service_process.h"
+#include "tests/integration/soap_fixtures.h"
 
 using lather::Client;
-using lather::ClientOptions;
 using lather::Status;
 using lather::test::ElementText;
+using lather::test::Envelope;
+using lather::test::MakeClient;
 using lather::test::OpenFds;
-using lather::test::ResidentKiB;
 using lather::test::RawResponse;
+using lather::test::ResidentKiB;
 using lather::test::SendRaw;
 using lather::test::ServiceProcess;
 using lather::test::SoapPost;
@@ -33,20 +35,6 @@ using lather::test::kSoap12Type;
 
 namespace {
 
-
-std::string Envelope(const char* ns, const std::string& body_content,
-                     const std::string& prolog = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n") {
-  return prolog + "<s:Envelope xmlns:s=\"" + ns + "\" xmlns:l=\"urn:lather:v1\"><s:Body>" + body_content +
-         "</s:Body></s:Envelope>";
-}
-
-Client MakeClient(const ServiceProcess& service, bool soap12) {
-  ClientOptions options;
-  options.url = service.url();
-  options.soap12 = soap12;
-  options.timeout_seconds = 10;
-  return Client(options);
-}
 
 int32_t IncrementOnce(const ServiceProcess& service) {
   Client client = MakeClient(service, false);

@@ -40,7 +40,7 @@ SHUTDOWN_TIMEOUT_S = 10.0
 SOAP11_ENV = "http://schemas.xmlsoap.org/soap/envelope/"
 SOAP12_ENV = "http://www.w3.org/2003/05/soap-envelope"
 TNS = "urn:lather:v1"
-# The faultstring / Reason the service sends for Increment(2147483647) (service/operations.cpp).
+# The faultstring / Reason the service sends for Increment(2147483647) (service/soap/operations.cpp).
 OVERFLOW_REASON = "Increment: value 2147483647 is the largest xsd:int; value + 1 would overflow"
 
 # port name -> (label, expected response media type, expected fault code local name, envelope ns,

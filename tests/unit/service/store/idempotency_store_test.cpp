@@ -10,9 +10,9 @@
 #include <thread>
 #include <vector>
 
+#include "service/soap/operations.h"
 #include "service/store/counter_store.h"
 #include "service/store/group_commit.h"
-#include "service/soap/operations.h"
 
 using lather::CounterIncrement;
 using lather::CounterStore;

@@ -1,0 +1,54 @@
+#include "service/http/listener.h"
+
+namespace lather {
+
+namespace asio = boost::asio;
+using asio::ip::tcp;
+
+namespace {
+
+// Splits "host:port" or "[v6]:port"; false if malformed.
+bool SplitHostPort(const std::string& text, std::string* host, std::string* port) {
+  if (!text.empty() && text[0] == '[') {
+    const size_t close = text.find(']');
+    if (close == std::string::npos || close + 1 >= text.size() || text[close + 1] != ':') return false;
+    *host = text.substr(1, close - 1);
+    *port = text.substr(close + 2);
+  } else {
+    const size_t colon = text.rfind(':');
+    if (colon == std::string::npos) return false;
+    *host = text.substr(0, colon);
+    *port = text.substr(colon + 1);
+  }
+  if (host->empty()) *host = "0.0.0.0";
+  return !port->empty() && port->find_first_not_of("0123456789") == std::string::npos && port->size() <= 5 &&
+         std::stoul(*port) <= 65535;
+}
+
+}  // namespace
+
+Status Listen(const std::string& listen, tcp::acceptor* acceptor, uint16_t* port, std::string* address) {
+  std::string host, port_text;
+  if (!SplitHostPort(listen, &host, &port_text)) {
+    return Status::InvalidArgument("--listen '" + listen + "' is not HOST:PORT");
+  }
+  try {
+    asio::io_context resolver_io;
+    tcp::resolver resolver(resolver_io);
+    const auto results = resolver.resolve(host, port_text, tcp::resolver::passive | tcp::resolver::numeric_service);
+    const tcp::endpoint endpoint = *results.begin();
+    acceptor->open(endpoint.protocol());
+    acceptor->set_option(tcp::acceptor::reuse_address(true));
+    acceptor->bind(endpoint);
+    acceptor->listen(asio::socket_base::max_listen_connections);
+    *port = acceptor->local_endpoint().port();
+    const std::string shown_host = endpoint.address().is_v6() ? "[" + endpoint.address().to_string() + "]"
+                                                                : endpoint.address().to_string();
+    *address = shown_host + ":" + std::to_string(*port);
+  } catch (const boost::system::system_error& e) {
+    return Status::IOError("cannot listen on " + listen + ": " + e.code().message());
+  }
+  return Status::Ok();
+}
+
+}  // namespace lather

@@ -1,0 +1,66 @@
+#include "service/soap/fault_envelope.h"
+
+#include "service/http/http_response.h"
+
+namespace lather {
+
+int SoapVersionOfContentType(std::string_view content_type) {
+  const std::string_view media = MediaType(content_type);
+  if (EqualsIgnoreCase(media, "text/xml")) return 1;
+  if (EqualsIgnoreCase(media, "application/soap+xml")) return 2;
+  return 0;
+}
+
+void AppendXmlEscaped(std::string_view text, std::string* out) {
+  for (char c : text) {
+    switch (c) {
+      case '&': out->append("&amp;"); break;
+      case '<': out->append("&lt;"); break;
+      case '>': out->append("&gt;"); break;
+      case '"': out->append("&quot;"); break;
+      default:
+        // Control characters are not allowed in XML 1.0; they never appear in our reasons.
+        if (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n') out->push_back('?');
+        else out->push_back(c);
+    }
+  }
+}
+
+void AppendFaultEnvelope(int soap_version, bool sender_fault, std::string_view reason, std::string* out) {
+  out->append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+  if (soap_version == 2) {
+    out->append(
+        "<env:Envelope xmlns:env=\"http://www.w3.org/2003/05/soap-envelope\"><env:Body><env:Fault>"
+        "<env:Code><env:Value>");
+    out->append(sender_fault ? "env:Sender" : "env:Receiver");
+    out->append("</env:Value></env:Code><env:Reason><env:Text xml:lang=\"en\">");
+    AppendXmlEscaped(reason, out);
+    out->append("</env:Text></env:Reason></env:Fault></env:Body></env:Envelope>\n");
+  } else {
+    out->append(
+        "<SOAP-ENV:Envelope xmlns:SOAP-ENV=\"http://schemas.xmlsoap.org/soap/envelope/\"><SOAP-ENV:Body>"
+        "<SOAP-ENV:Fault><faultcode>");
+    out->append(sender_fault ? "SOAP-ENV:Client" : "SOAP-ENV:Server");
+    out->append("</faultcode><faultstring>");
+    AppendXmlEscaped(reason, out);
+    out->append("</faultstring></SOAP-ENV:Fault></SOAP-ENV:Body></SOAP-ENV:Envelope>\n");
+  }
+}
+
+void AppendNotUnderstoodFault(std::string_view local_name, std::string_view ns, std::string* out) {
+  out->append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+              "<env:Envelope xmlns:env=\"http://www.w3.org/2003/05/soap-envelope\"><env:Header>"
+              "<env:NotUnderstood qname=\"nu:");
+  AppendXmlEscaped(local_name, out);
+  out->append("\" xmlns:nu=\"");
+  AppendXmlEscaped(ns, out);
+  out->append("\"/></env:Header><env:Body><env:Fault><env:Code><env:Value>env:MustUnderstand</env:Value></env:Code>"
+              "<env:Reason><env:Text xml:lang=\"en\">the header block ");
+  AppendXmlEscaped(local_name, out);
+  out->append(" (");
+  AppendXmlEscaped(ns, out);
+  out->append(") must be understood, and this service does not process it</env:Text></env:Reason>"
+              "</env:Fault></env:Body></env:Envelope>\n");
+}
+
+}  // namespace lather

@@ -1,0 +1,24 @@
+// What several integration tests build the same way: a typed client of the service under test, and
+// a SOAP envelope around a Body's content. Plain functions; thread-safe.
+#pragma once
+
+#include <string>
+
+#include "client/soap_client.h"
+#include "tests/integration/service_process.h"
+
+namespace lather::test {
+
+inline constexpr char kXmlDeclaration[] = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+
+// A Client of `service` (SOAP 1.2 when `soap12`) whose calls time out after `timeout_seconds`.
+Client MakeClient(const ServiceProcess& service, bool soap12 = false, int timeout_seconds = 10);
+
+// `prolog`, then an Envelope of namespace `ns` (kEnv11 or kEnv12) declaring l = urn:lather:v1, whose
+// Body holds `body_content`.
+std::string Envelope(const char* ns, const std::string& body_content, const std::string& prolog = kXmlDeclaration);
+
+// The same Envelope with nothing before it (no XML declaration).
+std::string BareEnvelope(const char* ns, const std::string& body_content);
+
+}  // namespace lather::test
