@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <cstdio>
@@ -61,6 +62,7 @@ struct StressOptions {
   std::string link;
   bool half_duplex = false;        // the link carries one direction at a time
   bool no_probe = false;           // no 1-connection probe during the warm-up
+  bool no_message_id = false;      // inc-counter without a wsa:MessageID per call
   int64_t server_pid = 0;
   std::string metrics_url;
   std::string user;
@@ -77,6 +79,15 @@ struct StressOptions {
   bool insecure = false;           // https: no certificate checks
   bool help = false;
 };
+
+// A run's own prefix for its message ids: the PID and the clock, in hex (unique across runs and hosts
+// in practice; with the call number it names each call once).
+std::string RunId() {
+  char text[64];
+  std::snprintf(text, sizeof text, "%x-%llx", static_cast<unsigned>(getpid()),
+                static_cast<unsigned long long>(std::chrono::system_clock::now().time_since_epoch().count()));
+  return text;
+}
 
 int UsageError(const std::string& message) {
   std::fprintf(stderr, "lather-stress: %s\n", message.c_str());
@@ -175,6 +186,9 @@ void DefineFlags(FlagParser* f, StressOptions* o) {
   f->AddInt("samples", 0, "N", "echo: samples per call (default 100)", 0, 1000000, &o->samples);
   f->AddBool("soap12", 0, "send SOAP 1.2 envelopes (application/soap+xml)", &o->soap12);
   f->AddString("counter", 0, "NAME", "inc-counter: the counter to increment (default stress-PID)", &o->counter);
+  f->AddBool("no-message-id", 0,
+             "inc-counter: no wsa:MessageID header (by default every call carries a fresh one, so a retried call "
+             "counts once and the counter can be checked exactly)", &o->no_message_id);
   f->AddString("body", 0, "FILE", "send this envelope instead of --op; ${n} becomes the call number", &o->body_file);
   f->AddValue("header", 'H', "'NAME: VALUE'", "add a request header (repeatable; with --body)",
               [o](const std::string& v) { o->headers.push_back(v); return Status::Ok(); });
@@ -281,12 +295,14 @@ int StressMain(int argc, char** argv) {
       preset.expectation.xpath = o.expect;
     }
     preset.request_payload_bytes = RequestPayloadBytes(preset.body);
+    preset.payload_placeholders = BodyPlaceholders(preset.body);
   } else {
     PresetRequest request;
     request.op = o.op;
     request.soap_version = o.soap12 ? 2 : 1;
     request.samples = static_cast<size_t>(o.samples);
     request.counter_name = o.counter.empty() ? "stress-" + std::to_string(getpid()) : o.counter;
+    if (!o.no_message_id) request.run_id = RunId();
     if (!(s = MakeOperationPreset(request, &preset)).ok()) return UsageError(s.message());
     for (const std::string& h : o.headers) preset.headers.push_back(h);
   }
@@ -350,7 +366,7 @@ int StressMain(int argc, char** argv) {
   load.request = &request_template;
   load.expectation = preset.expectation;
   load.request_payload_bytes = preset.request_payload_bytes;
-  load.payload_placeholders = request_template.placeholder_count();
+  load.payload_placeholders = preset.payload_placeholders;
   load.threads = static_cast<int>(o.threads);
   load.connections = static_cast<int>(o.connections);
   load.duration_seconds = duration;

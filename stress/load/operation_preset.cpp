@@ -2,6 +2,9 @@
 
 #include <pugixml.hpp>
 
+#include <cctype>
+#include <cstring>
+
 #include "client/data_sample.h"
 #include "wsdl/sample_writer.h"
 
@@ -11,10 +14,18 @@ namespace {
 constexpr char kEnv11[] = "http://schemas.xmlsoap.org/soap/envelope/";
 constexpr char kEnv12[] = "http://www.w3.org/2003/05/soap-envelope";
 
-std::string Envelope(int version, const std::string& content) {
+std::string Envelope(int version, const std::string& content, const std::string& header = "") {
   return std::string("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<soap:Envelope xmlns:soap=\"") +
-         (version == 2 ? kEnv12 : kEnv11) + "\" xmlns:l=\"urn:lather:v1\"><soap:Body>" + content +
+         (version == 2 ? kEnv12 : kEnv11) + "\" xmlns:l=\"urn:lather:v1\">" +
+         (header.empty() ? "" : "<soap:Header>" + header + "</soap:Header>") + "<soap:Body>" + content +
          "</soap:Body></soap:Envelope>";
+}
+
+// The local name of an element ("Body" of "soap:Body").
+const char* LocalName(const pugi::xml_node& node) {
+  const char* name = node.name();
+  const char* colon = std::strchr(name, ':');
+  return colon != nullptr ? colon + 1 : name;
 }
 
 }  // namespace
@@ -24,7 +35,28 @@ size_t RequestPayloadBytes(const std::string& body_template) {
   for (size_t at = body.find("${n}"); at != std::string::npos; at = body.find("${n}", at)) body.replace(at, 4, "0");
   pugi::xml_document doc;
   if (!doc.load_buffer(body.data(), body.size())) return 0;
+  for (pugi::xml_node child = doc.document_element().first_child(); child; child = child.next_sibling()) {
+    if (child.type() == pugi::node_element && std::strcmp(LocalName(child), "Body") == 0) return TextBytes(child);
+  }
   return TextBytes(doc.document_element());
+}
+
+size_t BodyPlaceholders(const std::string& body_template) {
+  // The Body's start tag, with any prefix and attributes: "<Body" or ":Body" then '>', '/' or a blank.
+  size_t from = 0;
+  for (size_t at = body_template.find("Body"); at != std::string::npos; at = body_template.find("Body", at + 4)) {
+    const char before = at > 0 ? body_template[at - 1] : ' ';
+    const char after = at + 4 < body_template.size() ? body_template[at + 4] : ' ';
+    if ((before == '<' || before == ':') && (after == '>' || after == '/' || std::isspace(static_cast<unsigned char>(after)))) {
+      from = at;
+      break;
+    }
+  }
+  size_t count = 0;
+  for (size_t at = body_template.find("${n}", from); at != std::string::npos; at = body_template.find("${n}", at + 4)) {
+    ++count;
+  }
+  return count;
 }
 
 Status MakeOperationPreset(const PresetRequest& request, OperationPreset* preset) {
@@ -43,7 +75,13 @@ Status MakeOperationPreset(const PresetRequest& request, OperationPreset* preset
     action = "IncCounter";
     std::string content = "<l:IncCounter><l:name>";
     AppendEscapedText(request.counter_name, &content);
-    preset->body = Envelope(v, content + "</l:name></l:IncCounter>");
+    std::string header;
+    if (!request.run_id.empty()) {
+      header = "<wsa:MessageID xmlns:wsa=\"http://www.w3.org/2005/08/addressing\">urn:lather-stress:";
+      AppendEscapedText(request.run_id, &header);
+      header += ":${n}</wsa:MessageID>";
+    }
+    preset->body = Envelope(v, content + "</l:name></l:IncCounter>", header);
     preset->expectation.kind = Expectation::Kind::kPositive;
   } else if (request.op == "echo") {
     action = "EchoDataSamples";
@@ -69,6 +107,7 @@ Status MakeOperationPreset(const PresetRequest& request, OperationPreset* preset
     preset->headers = {"Content-Type: text/xml; charset=utf-8", "SOAPAction: \"" + full_action + "\""};
   }
   preset->request_payload_bytes = RequestPayloadBytes(preset->body);
+  preset->payload_placeholders = BodyPlaceholders(preset->body);
   return Status::Ok();
 }
 

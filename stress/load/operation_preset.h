@@ -15,6 +15,7 @@ struct OperationPreset {
   std::vector<std::string> headers;  // "Name: value"
   Expectation expectation;
   size_t request_payload_bytes = 0;  // text bytes inside the Body for a 1-digit call number
+  size_t payload_placeholders = 0;   // ${n} inside the Body's text (not in the Header's message id)
 };
 
 struct PresetRequest {
@@ -22,12 +23,20 @@ struct PresetRequest {
   int soap_version = 1;
   size_t samples = 100;          // echo: samples per call
   std::string counter_name;      // inc-counter: the counter all calls increment
+  // inc-counter: a fresh wsa:MessageID with every call ("urn:lather-stress:RUN:N", `run_id` set by the
+  // caller, N the call number), so a retried call (a proxy's, a client's) counts once and the counter can
+  // be checked exactly; empty `run_id`: no header (--no-message-id).
+  std::string run_id;
 };
 
 // InvalidArgument for an unknown operation.
 Status MakeOperationPreset(const PresetRequest& request, OperationPreset* preset);
 
-// Computes request_payload_bytes for a body (parsed once with n = 0).
+// The text bytes inside the SOAP Body of a body template (parsed once with n = 0); the whole document's
+// when it has no Body.
 size_t RequestPayloadBytes(const std::string& body_template);
+
+// The ${n} placeholders of a body template inside its SOAP Body (after the Body's start tag).
+size_t BodyPlaceholders(const std::string& body_template);
 
 }  // namespace lather
