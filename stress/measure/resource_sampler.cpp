@@ -33,6 +33,14 @@ double ProcCpuSeconds(pid_t pid) {
   return StatCpuSeconds(line);
 }
 
+double HostBusySeconds() {
+  std::ifstream in("/proc/stat");
+  std::string label;
+  unsigned long long user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0, steal = 0;
+  if (!(in >> label >> user >> nice >> system >> idle >> iowait >> irq >> softirq >> steal) || label != "cpu") return -1;
+  return static_cast<double>(user + nice + system + irq + softirq + steal) / static_cast<double>(sysconf(_SC_CLK_TCK));
+}
+
 int AllowedCores(pid_t pid) {
   cpu_set_t set;
   CPU_ZERO(&set);
@@ -141,6 +149,7 @@ ResourceSnapshot ResourceSampler::Take() const {
   }
   if (!interface_.empty()) s.interface_known = ReadInterface(interface_, &s);
   s.tcp_retransmits = ReadTcpRetransmits();
+  s.host_busy_seconds = HostBusySeconds();
   return s;
 }
 

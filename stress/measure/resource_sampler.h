@@ -26,6 +26,7 @@ struct ResourceSnapshot {
   bool interface_known = false;
   uint64_t rx_bytes = 0, tx_bytes = 0, rx_packets = 0, tx_packets = 0;
   uint64_t tcp_retransmits = 0;
+  double host_busy_seconds = -1;   // CPU time of every process on the machine (/proc/stat), < 0 unknown
 };
 
 // What is read of the server only at the ends of the window: its threads' CPU (with a server PID) and
@@ -63,6 +64,9 @@ class ResourceSampler {
   const TlsContext* metrics_tls_ = nullptr;
 };
 
+// CPU seconds the whole machine has been busy (all cores: user, nice, system, irq, softirq, steal) from
+// /proc/stat; -1 if unreadable.
+double HostBusySeconds();
 // CPU seconds (user + system) of this process so far.
 double ProcessCpuSeconds();
 // CPU seconds of process `pid` from /proc/PID/stat; -1 if unreadable.

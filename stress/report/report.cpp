@@ -115,6 +115,12 @@ void Conclude(RunReport* r) {
     f.server_xml_seconds_per_call = (m1.parse_sum - m0.parse_sum + m1.serialize_sum - m0.serialize_sum) / executed;
   }
   f.store_operation = r->settings.op == "inc-counter";
+  // The machine's other work, when the server is a process of this machine (its CPU from /proc).
+  if (r->before.host_busy_seconds >= 0 && r->after.host_busy_seconds >= 0 && f.client_cpu_seconds >= 0 &&
+      f.server_cpu_seconds >= 0 && r->server_cpu_source.rfind("/proc/", 0) == 0) {
+    f.other_cpu_seconds = std::max(0.0, r->after.host_busy_seconds - r->before.host_busy_seconds -
+                                            f.client_cpu_seconds - f.server_cpu_seconds);
+  }
   f.envelope_share = r->envelope_share();
   f.open_model_rate = r->settings.rate;
   f.late_calls = r->load.total.late_calls;
@@ -407,6 +413,7 @@ std::string ReportJson(const RunReport& r) {
   verdict.set("saturated_thread", v.saturated_thread);
   verdict.set("unloaded_latency_seconds", r.figures.unloaded_latency_seconds);
   verdict.set("serializing", v.serializing);
+  verdict.set("other_cores_used", v.other_cores_used);
   verdict.set("client_ceiling", v.client_ceiling);
   verdict.set("server_ceiling", v.server_ceiling);
   verdict.set("network_ceiling", v.network_ceiling);

@@ -36,6 +36,7 @@ RunFigures Sanitized(const RunFigures& in) {
   f.server_exec_seconds_per_call = FiniteOr(f.server_exec_seconds_per_call, -1);
   f.server_queue_wait_seconds_per_call = FiniteOr(f.server_queue_wait_seconds_per_call, -1);
   f.server_xml_seconds_per_call = FiniteOr(f.server_xml_seconds_per_call, -1);
+  f.other_cpu_seconds = FiniteOr(f.other_cpu_seconds, -1);
   return f;
 }
 
@@ -245,8 +246,8 @@ Verdict Judge(const RunFigures& figures) {
   const double judged_bits = f.half_duplex || !directions ? total_bits : std::max(up_bits, down_bits);
   bool over_declared = false;  // more went through than the declared link can carry
   v.network_bits_per_second = total_bits > 0 ? rate * total_bits : -1;
-  if (NoWire(f)) {
-    v.network_utilization = v.network_up_utilization = v.network_down_utilization = 0;
+  if (NoWire(f)) {  // not judged: no share, no ceiling (and not "unmeasured" either)
+    v.network_utilization = v.network_up_utilization = v.network_down_utilization = -1;
     v.network_ceiling = -1;
   } else if (judged_bits > 0 && f.link_bits_per_second > 0) {
     const double share = rate * judged_bits / f.link_bits_per_second;
@@ -294,7 +295,7 @@ Verdict Judge(const RunFigures& figures) {
   if (v.client_utilization < 0) unmeasured.push_back("client CPU");
   if (v.server_utilization < 0 && !(pool_known && v.shared_utilization >= 0))
     unmeasured.push_back("server CPU");
-  if (v.network_utilization < 0) unmeasured.push_back("network");
+  if (v.network_utilization < 0 && !NoWire(f)) unmeasured.push_back("network");
 
   const bool open_model = f.open_model_rate > 0;
   const bool on_target = open_model && rate >= kOnTarget * f.open_model_rate;
@@ -317,6 +318,17 @@ Verdict Judge(const RunFigures& figures) {
   const bool waits = winner == nullptr && f.server_exec_seconds_per_call > 0 && v.server_cpu_per_call >= 0 &&
                      f.mean_latency_seconds > 0 && server_time >= 0.5 * f.mean_latency_seconds &&
                      f.server_exec_seconds_per_call >= 2 * v.server_cpu_per_call;
+  if (v.serializing) {  // what one connection's rate allows is the server's real ceiling
+    v.server_ceiling = AtLeast(MinKnown(v.server_ceiling, 1 / f.unloaded_latency_seconds), rate);
+  }
+  // Other work on the machine: with nothing of ours saturated but every core busy, a server starved of CPU
+  // looks like one that waits or serializes; the figures cannot tell them apart.
+  v.other_cores_used = Ratio(f.other_cpu_seconds, f.duration_seconds);
+  const double busy_share =
+      v.other_cores_used >= 0 && f.machine_cores > 0
+          ? (v.other_cores_used + std::max(0.0, v.client_cores_used) + std::max(0.0, v.server_cores_used)) / f.machine_cores
+          : -1;
+  const bool starved = winner == nullptr && !on_target && v.other_cores_used >= 0.25 && busy_share >= kSaturated;
   std::string waiting;  // the evidence, for the text
   if (v.serializing) {
     waiting = "calls/s did not grow with connections: " + FormatNumber(rate) + " calls/s" + at_connections +
@@ -386,6 +398,13 @@ Verdict Judge(const RunFigures& figures) {
       detail += "; " + CallsWere(f.late_calls) + " sent later than scheduled";
       late_said = true;
     }
+  } else if (starved) {
+    v.limit = Verdict::Limit::kUnknown;
+    detail = "the machine's cores were busy with other work: client " + FormatCores(std::max(0.0, v.client_cores_used)) +
+             " + server " + FormatCores(std::max(0.0, v.server_cores_used)) + " + other processes " +
+             FormatCores(v.other_cores_used) + " of " + FormatCoreCount(f.machine_cores) +
+             " cores; a server starved of CPU looks like one that waits, so what limits this run cannot be told "
+             "(rerun on a quiet machine, or pin the server and the client to cores of their own)";
   } else if ((v.serializing || waits) && v.server_utilization >= 0) {
     v.limit = Verdict::Limit::kServerWaiting;
     const double n = LittleConnections(lowest.ceiling, f.mean_latency_seconds);
@@ -437,7 +456,7 @@ Verdict Judge(const RunFigures& figures) {
       if (v.client_utilization >= 0) measured.push_back("client CPU");
       if (v.server_utilization >= 0 || (pool_known && v.shared_utilization >= 0))
         measured.push_back("server CPU");
-      if (v.network_utilization >= 0) measured.push_back("network");
+      if (v.network_utilization >= 0 || NoWire(f)) measured.push_back("network");
       const std::string many = unmeasured.size() > 1 ? "were" : "was";
       if (measured.empty()) {
         detail =
@@ -479,7 +498,9 @@ Verdict Judge(const RunFigures& figures) {
   }
   if (v.server_thread_peak >= 0 && !(winner != nullptr && winner->source == Source::kServerThread)) {
     others.push_back("busiest server thread " + FormatPercent(v.server_thread_peak) + " of a core" +
-                     (f.server_threads > 0 ? " (" + std::to_string(f.server_threads) + " threads)" : ""));
+                     (f.server_threads > 0 ? " (" + std::to_string(f.server_threads) +
+                                                 (f.server_threads == 1 ? " thread)" : " threads)")
+                                           : ""));
   }
   if (f.shared_cores && !pool_is_limit) {
     if (pool_known && v.shared_utilization >= 0) {
@@ -499,10 +520,17 @@ Verdict Judge(const RunFigures& figures) {
                      " can carry: the link is faster than declared (check --link)");
   }
   if (v.server_cpu_per_call > 0 && f.server_xml_seconds_per_call >= 0) {
-    const double xml = std::min(f.server_xml_seconds_per_call, v.server_cpu_per_call);
-    others.push_back("server CPU per call " + FormatSeconds(v.server_cpu_per_call) + ": XML parse + serialize " +
-                     FormatSeconds(xml) + " (" + FormatPercent(xml / v.server_cpu_per_call) +
-                     "), HTTP, kernel and the rest " + FormatSeconds(v.server_cpu_per_call - xml));
+    // The service times XML parse + serialize by the clock, not by CPU: preempted, it can read more.
+    const double xml = f.server_xml_seconds_per_call;
+    if (xml <= v.server_cpu_per_call) {
+      others.push_back("server CPU per call " + FormatSeconds(v.server_cpu_per_call) + ": XML parse + serialize " +
+                       FormatSeconds(xml) + " (" + FormatPercent(xml / v.server_cpu_per_call) +
+                       "), HTTP, kernel and the rest " + FormatSeconds(v.server_cpu_per_call - xml));
+    } else {
+      others.push_back("server CPU per call " + FormatSeconds(v.server_cpu_per_call) + "; XML parse + serialize took " +
+                       FormatSeconds(xml) + " of wall time per call, more than the CPU: the service was preempted, "
+                       "so the split is unknown");
+    }
   } else if (v.server_cpu_per_call > 0) {
     others.push_back("where the server's CPU goes is unknown (it serves no Lather /metrics)");
   }

@@ -55,6 +55,10 @@ struct RunFigures {
   double server_queue_wait_seconds_per_call = -1;
   double server_xml_seconds_per_call = -1;
   bool store_operation = false;       // the calls wait on Lather's counter store (IncCounter, GetCounter)
+  // CPU seconds used in the window by the machine's other processes (neither the client nor the server,
+  // when the server is on this machine); < 0 unknown. With nothing saturated, a machine kept busy by
+  // other work makes a starved server look like a waiting one: the verdict then says it cannot tell.
+  double other_cpu_seconds = -1;
   double envelope_share = -1;         // share (0..1) of HTTP+SOAP bytes that is not payload; < 0 unknown
   double open_model_rate = 0;         // target calls/s in open-loop mode, 0 in closed mode
   uint64_t late_calls = 0;            // open-loop calls sent later than scheduled
@@ -91,6 +95,7 @@ struct Verdict {
   // True when calls/s did not grow with connections although nothing was saturated: the server
   // serializes its calls (unloaded latency x connections ~ latency).
   bool serializing = false;
+  double other_cores_used = -1;      // cores the machine's other processes used in the window; -1 unknown
   // Calls/s the client could sustain at full use of its cores (from measured CPU per call); 0 by default.
   double client_ceiling = 0;
   double server_ceiling = -1;        // same for the server; < 0 unknown

@@ -277,3 +277,38 @@ TEST_CASE("no share above 100% and no ceiling below the achieved rate, whatever 
     }
   }
 }
+
+TEST_CASE("a machine kept busy by other work is said to be so, not taken for a server that waits",
+          "[stress][verdict][topology]") {
+  RunFigures f;  // the one-thread server of the issue, starved: its thread got half a core, calls/s flat
+  f.duration_seconds = 10;
+  f.calls_ok = 44'000;
+  f.connections = 50;
+  f.mean_latency_seconds = 50.0 / 4400;
+  f.unloaded_latency_seconds = 1.0 / 4700;
+  f.client_cpu_seconds = 1.5;
+  f.client_cores = 2;
+  f.server_cpu_seconds = 5.2;
+  f.server_cores = 2;
+  f.server_thread_peak_cpu_seconds = 5.2;
+  f.server_threads = 1;
+  f.machine_cores = 2;
+  f.other_cpu_seconds = 12;  // a build on the same machine: 1.2 cores
+  f.loopback = true;
+  f.wire_up_bytes_per_call = f.wire_down_bytes_per_call = 450;
+  const Verdict v = Judge(f);
+  INFO(v.text);
+  CHECK(v.limit == Verdict::Limit::kUnknown);
+  CHECK(v.other_cores_used == Approx(1.2));
+  CHECK(Has(v.text, "the machine's cores were busy with other work: client 0.15 + server 0.52 + other processes 1.20 of 2"));
+  CHECK(Has(v.text, "(1 thread)"));
+  CheckInvariants(v);
+
+  SECTION("on a quiet machine the same figures are a server that serializes, whose ceiling is one connection's rate") {
+    f.other_cpu_seconds = 0.1;
+    const Verdict quiet = Judge(f);
+    INFO(quiet.text);
+    CHECK(quiet.limit == Verdict::Limit::kServerWaiting);
+    CHECK(quiet.server_ceiling == Approx(4700));
+  }
+}
