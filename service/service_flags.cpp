@@ -17,7 +17,9 @@ Status ParseServiceFlags(int argc, char** argv, ServiceFlags* out) {
   int64_t pool_threads = options->pool_threads, pool_queue = static_cast<int64_t>(options->pool_queue);
   flags.AddString("listen", 'l', "HOST:PORT", "address to serve on; port 0 picks a free one (default 127.0.0.1:8080)",
                   &options->listen);
-  flags.AddString("store", 's', "sqlite:PATH", "counter store (default sqlite:lather.db)", &options->store);
+  flags.AddString("store", 's', "URI",
+                  "counter store: sqlite:PATH or postgresql://USER@HOST:PORT/DB (default sqlite:lather.db); an "
+                  "unreachable PostgreSQL answers 503 and is reconnected", &options->store);
   flags.AddInt("threads", 't', "N", "event-loop threads (default: one per core)", 0, 256, &threads);
   flags.AddInt("max-message", 0, "BYTES", "largest request body accepted (default 67108864)", 1,
                int64_t{1} << 31, &max_body);

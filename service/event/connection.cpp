@@ -54,13 +54,30 @@ void Connection::CloseIfIdle() {
 
 void Connection::DrainIfIdle(std::chrono::milliseconds grace) {
   if (phase_ == Phase::kLingering || phase_ == Phase::kHandshake) return Close();
-  if (phase_ != Phase::kIdle) return;  // busy: it closes after its current response
-  // Idle: its next request (already on its way, perhaps) is answered with Connection: close; a client that
-  // sends none within `grace` is closed then.
+  if (phase_ != Phase::kIdle) return;  // busy: it drains after its current response (DrainOrClose)
+  ArmDrain(grace);
+}
+
+void Connection::ArmDrain(std::chrono::milliseconds grace) {
+  // Its next request (already on its way, perhaps) is answered with Connection: close; a client that
+  // sends none within `grace` is closed then. Armed once: the next answer closes the connection anyway.
+  if (drain_armed_) return;
+  drain_armed_ = true;
   timer_.expires_after(grace);
   timer_.async_wait([self = shared_from_this()](const boost::system::error_code& error) {
     if (!error) self->OnDeadline();
   });
+}
+
+void Connection::DrainOrClose() {
+  const std::chrono::milliseconds grace = loop_->options().drain_idle;
+  if (grace.count() <= 0) return Close();
+  // The last answer announced keep-alive (one with Connection: close ends in OnWritten): wait for the next
+  // request rather than cut the connection under it.
+  phase_ = Phase::kIdle;
+  ArmDrain(grace);
+  ReleaseBuffers();
+  Read();
 }
 
 void Connection::SetPhase(Phase phase) {
@@ -146,7 +163,7 @@ void Connection::Process() {
   for (;;) {
     if (in_.empty()) {
       if (!out_.empty()) return Flush(false);
-      if (loop_->stopping()) return Close();
+      if (loop_->stopping()) return DrainOrClose();
       SetPhase(Phase::kIdle);
       ReleaseBuffers();  // idle: give the read buffer back (it is taken again on the next read)
       return Read();
@@ -325,7 +342,10 @@ void Connection::OnWritten(const boost::system::error_code& error, size_t bytes)
   if (!error && body_written_ < body_size_) return WriteMore();
   out_.clear();
   if (out_.capacity() > 4 * kCoalesceBytes) std::string().swap(out_);
-  if (error || close_after_write_ || loop_->stopping()) {
+  // Stopping with --drain-idle, a response that announced keep-alive is not followed by a close (the
+  // client may be sending its next request already): the connection waits for it, see DrainOrClose().
+  const bool drain = loop_->stopping() && loop_->options().drain_idle.count() > 0;
+  if (error || close_after_write_ || (loop_->stopping() && !drain)) {
     if (!error) {
       if (tls_) ShutdownTls();
       boost::system::error_code ignored;

@@ -39,6 +39,10 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void DrainIfIdle(std::chrono::milliseconds grace);
 
  private:
+  // A stopping loop's connection: wait (once, up to `grace`) for one last request instead of closing.
+  void ArmDrain(std::chrono::milliseconds grace);
+  // At the end of the buffered requests while stopping: ArmDrain() with --drain-idle, else Close().
+  void DrainOrClose();
   // kLingering: a rejection was written and sending shut down; what the client still sends is read
   // and dropped until it closes (or kLingerTime passes), so that closing does not reset the
   // connection under the answer before the client has read it.
@@ -101,6 +105,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   std::string out_;                    // answers to pipelined requests not yet written
   size_t body_size_ = 0;     // of response_.body being written (0: none)
   size_t body_written_ = 0;  // of it, handed to the socket so far
+  bool drain_armed_ = false;  // ArmDrain() ran: the drain deadline is set
   bool close_after_write_ = false;
   bool linger_after_write_ = false;  // a rejection: the client may still be sending
   bool run_deferred_after_write_ = false;  // response_ holds a call for the pool, behind out_

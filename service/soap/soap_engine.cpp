@@ -268,10 +268,10 @@ int SoapEngine::Fault(const Status& status) {
   if (status.kind() == Status::Kind::kInvalidArgument) return soap_sender_fault(soap_, reason, nullptr);
   if (status.kind() == Status::Kind::kUnavailable) {
     // A store that cannot serve now: the client should retry soon (503 + Retry-After), not give up.
+    // The database's own words (addresses, statements) stay in the log; the client learns what to do.
     store_unavailable_ = true;
     LogClientCausedLine("counter store unavailable: " + status.message());
-    return soap_receiver_fault(soap_, soap_strdup(soap_, ("the counter store is unavailable, retry later: " +
-                                                         status.message()).c_str()), nullptr);
+    return soap_receiver_fault(soap_, "the counter store is unavailable; retry later", nullptr);
   }
   LogLine("operation failed: " + status.ToString());
   return soap_receiver_fault(soap_, reason, nullptr);

@@ -270,7 +270,8 @@ Status CounterStore::Open(const std::string& uri, std::unique_ptr<CounterStore>*
 }
 
 Status CounterStore::Increment(const std::string& name, const std::string& message_id, int64_t* value) {
-  if (!message_id.empty() && window_.count() > 0) {
+  // PostgreSQL: through a transaction too, whose BEGIN may be retried on a new connection (IncrementBatch).
+  if (postgres_ || (!message_id.empty() && window_.count() > 0)) {
     std::vector<CounterIncrement> batch(1);
     batch[0].name = &name;
     batch[0].message_id = &message_id;
@@ -372,8 +373,27 @@ Status CounterStore::IncrementBatch(std::vector<CounterIncrement>* batch, size_t
     for (CounterIncrement& item : *batch) item.value = 0;
     return connected;
   }
+  if (postgres_) {
+    // A connection that sat idle through a server restart is dead and says so only when used: BEGIN has
+    // done nothing yet, so a failed BEGIN is retried once on a new connection.
+    try {
+      *session_ << "BEGIN", now;
+    } catch (const Poco::Exception& e) {
+      Failed(e.displayText());
+      if (!(connected = EnsureConnected()).ok()) {
+        for (CounterIncrement& item : *batch) item.value = 0;
+        return connected;
+      }
+      try {
+        *session_ << "BEGIN", now;
+      } catch (const Poco::Exception& again) {
+        for (CounterIncrement& item : *batch) item.value = 0;
+        return Failed(again.displayText());
+      }
+    }
+  }
   try {
-    *session_ << (postgres_ ? "BEGIN" : "BEGIN IMMEDIATE"), now;
+    if (!postgres_) *session_ << "BEGIN IMMEDIATE", now;
     try {
       RunBatch(batch, now_ms);
       if (purge_limit > 0 && window_.count() > 0) deleted = DeleteExpired(now_ms, purge_limit);
@@ -427,15 +447,20 @@ Status CounterStore::UnlockForTest() {
 }
 
 Status CounterStore::Get(const std::string& name, int64_t* value) {
-  Status s = EnsureConnected();
-  if (!s.ok()) return s;
-  try {
-    Poco::Int64 result = 0;
-    *session_ << Sql("SELECT value FROM counters WHERE name = ?"), useRef(name), into(result), now;
-    *value = result;
-    return Status::Ok();
-  } catch (const Poco::Exception& e) {
-    return Failed(e.displayText());
+  // A read is safe to repeat: on PostgreSQL a failure (an idle connection that died with a restarted
+  // server) is retried once on a new connection.
+  for (int attempt = 0;; ++attempt) {
+    Status s = EnsureConnected();
+    if (!s.ok()) return s;
+    try {
+      Poco::Int64 result = 0;
+      *session_ << Sql("SELECT value FROM counters WHERE name = ?"), useRef(name), into(result), now;
+      *value = result;
+      return Status::Ok();
+    } catch (const Poco::Exception& e) {
+      s = Failed(e.displayText());
+      if (!postgres_ || attempt > 0) return s;
+    }
   }
 }
 
