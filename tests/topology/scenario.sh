@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# tests/topology/scenario.sh: one staged scenario for real, then lather-stress's verdict checked.
+#
+# usage: scenario.sh NAME BUILD_DIR
+#   network-10mbit        lather-service | veth, tbf 10 Mbit/s each way | lather-stress -c 50: "network"
+#   half-duplex           the same with one 10 Mbit/s bucket shared by both directions, --half-duplex:
+#                         "network", network_utilization = up + down
+#   one-thread-server     one_thread_server.py (asyncio, one thread, CPU-bound) | veth | -c 50:
+#                         "server CPU", saturated_thread "server"
+#   serializing-server    the same server, 2 ms per call asleep under one global lock | -c 20:
+#                         "server waiting", serializing
+#   sleeping-server       2 ms per call asleep, no lock (concurrent) | -c 4: "concurrency"
+#   loopback-1-connection lather-service on 127.0.0.1 | -c 1: "concurrency"
+#   client-thread         lather-stress -t 1 pegged against lather-service with spare cores: "client CPU",
+#                         saturated_thread "client"
+#
+# The namespaces come from tests/topology/netns.sh (unique per run, torn down on exit and on failure);
+# the figures are checked by tests/topology/check_run.py (its header lists the invariants). Every run is
+# bounded (-d and a timeout; servers by LT_MAX_SECONDS). Prints lather-stress's report and one line per
+# check. Exit 0 all passed, 1 a check or a step failed, 77 (CTest SKIP_RETURN_CODE) no root or no
+# network namespaces here, 64 bad usage.
+set -uo pipefail
+
+if [[ $# -ne 2 ]]; then
+  echo "usage: $0 NAME BUILD_DIR" >&2
+  exit 64
+fi
+name=$1
+build=$(cd "$2" && pwd) || exit 64
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+service_bin=$build/service/lather-service
+stress_bin=$build/stress/lather-stress
+python=/usr/bin/python3
+# shellcheck source=tests/topology/netns.sh
+source "$here/netns.sh"
+LT_MAX_SECONDS=90
+
+fail() { echo "scenario $name: FAIL: $*"; exit 1; }
+for bin in "$service_bin" "$stress_bin" "$python"; do
+  [[ -x $bin ]] || fail "$bin is missing or not executable"
+done
+
+work=$(mktemp -d "/tmp/lather-topology-$name-XXXXXX")
+lt_on_teardown() { rm -rf "$work"; }
+lt_traps
+
+needs_namespaces() {
+  lt_available || { echo "scenario $name: SKIP: no network namespaces here (needs root and ip netns)"; exit 77; }
+}
+
+# start_service NS ADDRESS [lather-service flags...]: the service, its PID in service_pid, its port in port.
+start_service() {
+  local ns=$1 address=$2
+  shift 2
+  lt_start service_pid "$ns" "$service_bin" --listen "$address:0" --port-file "$work/service.port" \
+    --store "sqlite:$work/counters.db" "$@"
+  lt_wait_file "$work/service.port" "$service_pid" 15 || fail "lather-service did not start"
+  port=$(<"$work/service.port")
+}
+
+# start_python NS ADDRESS MODE: one_thread_server.py, its PID in service_pid, its port in port.
+start_python() {
+  local ns=$1 address=$2 mode=$3
+  lt_start service_pid "$ns" "$python" "$here/one_thread_server.py" --listen "$address:0" \
+    --port-file "$work/service.port" --mode "$mode" --sleep-ms 2
+  lt_wait_file "$work/service.port" "$service_pid" 15 || fail "one_thread_server.py did not start"
+  port=$(<"$work/service.port")
+  local threads
+  threads=$(awk '/^Threads:/ {print $2}' "/proc/$service_pid/status")
+  [[ $threads == 1 ]] || fail "one_thread_server.py runs $threads threads, not one"
+}
+
+# stress NS URL CONNECTIONS [flags...]: lather-stress with --json, its report printed; fails on an exit
+# code other than 0.
+stress() {
+  local ns=$1 url=$2 connections=$3
+  shift 3
+  echo "+ lather-stress $url -c $connections $* --server-pid $service_pid"
+  lt_run "$ns" 60 "$stress_bin" "$url" -c "$connections" --server-pid "$service_pid" --json "$work/report.json" "$@"
+  local rc=$?
+  ((rc == 0)) || fail "lather-stress exited with $rc"
+  [[ -s $work/report.json ]] || fail "lather-stress wrote no JSON"
+}
+
+check() {
+  echo "+ check_run.py $*"
+  "$python" "$here/check_run.py" "$work/report.json" "$@" || fail "the verdict or its figures are wrong (above)"
+}
+
+case $name in
+  network-10mbit)
+    needs_namespaces
+    lt_setup 10mbit || fail "namespaces"
+    start_service "$LT_NS_SRV" "$LT_SRV_IP"
+    stress "$LT_NS_CLI" "http://$LT_SRV_IP:$port/soap" 50 -d 4s --warmup 1s --link 10Mbit
+    check --connections 50 --limit network --namespaced
+    ;;
+  half-duplex)
+    needs_namespaces
+    lt_setup 10mbit half || fail "namespaces"
+    start_service "$LT_NS_SRV" "$LT_SRV_IP"
+    stress "$LT_NS_CLI" "http://$LT_SRV_IP:$port/soap" 50 -d 4s --warmup 1s --link 10Mbit --half-duplex
+    check --connections 50 --limit network --half-duplex --namespaced
+    ;;
+  one-thread-server)
+    needs_namespaces
+    lt_setup || fail "namespaces"
+    start_python "$LT_NS_SRV" "$LT_SRV_IP" cpu
+    stress "$LT_NS_CLI" "http://$LT_SRV_IP:$port/soap" 50 -d 3s --warmup 1s
+    check --connections 50 --limit "server CPU" --saturated-thread server --namespaced
+    ;;
+  serializing-server)
+    needs_namespaces
+    lt_setup || fail "namespaces"
+    start_python "$LT_NS_SRV" "$LT_SRV_IP" serialize
+    stress "$LT_NS_CLI" "http://$LT_SRV_IP:$port/soap" 20 -d 3s --warmup 1s
+    check --connections 20 --limit "server waiting" --serializing yes --min-unloaded 0.002 --namespaced
+    ;;
+  sleeping-server)
+    needs_namespaces
+    lt_setup || fail "namespaces"
+    start_python "$LT_NS_SRV" "$LT_SRV_IP" sleep
+    stress "$LT_NS_CLI" "http://$LT_SRV_IP:$port/soap" 4 -d 3s --warmup 1s
+    check --connections 4 --limit concurrency --serializing no --min-unloaded 0.002 --namespaced
+    ;;
+  loopback-1-connection)
+    # No namespace needed: both ends on this host's loopback.
+    start_service host 127.0.0.1
+    stress host "http://127.0.0.1:$port/soap" 1 -d 3s --warmup 1s
+    check --connections 1 --limit concurrency
+    ;;
+  *)
+    echo "scenario: unknown scenario $name" >&2
+    exit 64
+    ;;
+esac
+echo "scenario $name: PASS"
