@@ -10,8 +10,9 @@
 #                                      # after $LT_MAX_SECONDS (default 120) whatever happens to us
 #   lt_run NS SECONDS CMD...           # CMD in the foreground in NS, killed after SECONDS
 #   lt_wait_file FILE PID [SECONDS]    # waits until FILE is non-empty while PID lives (a --port-file)
-#   lt_teardown                        # kills what lt_start started (by PID), deletes the namespaces,
-#                                      # then calls lt_on_teardown if the caller defined it; idempotent;
+#   lt_down                            # kills what lt_start started (by PID), deletes the namespaces;
+#                                      # lt_setup may follow again
+#   lt_teardown                        # lt_down, then lt_on_teardown if the caller defined it; idempotent;
 #                                      # lt_traps (called by lt_setup) installs it on EXIT, INT and TERM
 #
 # After lt_setup:
@@ -32,7 +33,7 @@
 #
 # Processes: lt_start runs `timeout -k 5 $LT_MAX_SECONDS ip netns exec NS CMD` and records two PIDs:
 # CMD's own and timeout's (so that CMD ends even if this shell is killed with SIGKILL, e.g. by CTest's
-# TIMEOUT). lt_teardown sends TERM to the recorded PIDs only, waits up to 5 s each, then KILL.
+# TIMEOUT). lt_down sends TERM to the recorded PIDs only, waits up to 5 s each, then KILL.
 
 LT_MAX_SECONDS=${LT_MAX_SECONDS:-120}
 LT_NS_SRV=""
@@ -98,7 +99,7 @@ lt_traps() {
 }
 
 # Makes the two namespaces and the link, optionally shaped (RATE per direction, or shared with `half`).
-# Installs lt_teardown on EXIT, INT and TERM. Returns 1 (after tearing down) when a step fails.
+# Installs lt_teardown on EXIT, INT and TERM. Returns 1 (having undone its steps) when one fails.
 lt_setup() {
   local rate=${1:-} duplex=${2:-full}
   lt_traps
@@ -110,7 +111,6 @@ lt_setup() {
   LT_CLI_IP="10.231.$x.2"
   LT_DEV_SRV=lt-srv
   LT_DEV_CLI=lt-cli
-  LT_TORN_DOWN=0
   {
     ip netns add "$LT_NS_SRV" &&
     ip netns add "$LT_NS_CLI" &&
@@ -121,10 +121,10 @@ lt_setup() {
     ip -n "$LT_NS_CLI" link set lo up &&
     ip -n "$LT_NS_SRV" link set "$LT_DEV_SRV" up &&
     ip -n "$LT_NS_CLI" link set "$LT_DEV_CLI" up
-  } || { echo "netns: could not make the namespaces and link" >&2; lt_teardown; return 1; }
+  } || { echo "netns: could not make the namespaces and link" >&2; lt_down; return 1; }
   if [[ -n $rate ]]; then
     local tbf
-    tbf=$(lt_tbf_args "$rate") || { lt_teardown; return 1; }
+    tbf=$(lt_tbf_args "$rate") || { lt_down; return 1; }
     if [[ $duplex == half ]]; then
       # shellcheck disable=SC2086
       {
@@ -136,13 +136,13 @@ lt_setup() {
           action mirred egress redirect dev lt-shared &&
         ip netns exec "$LT_NS_SRV" tc filter add dev "$LT_DEV_SRV" egress protocol all prio 1 u32 match u32 0 0 \
           action mirred egress redirect dev lt-shared
-      } || { echo "netns: could not shape the link to $rate shared (ifb + mirred + tbf)" >&2; lt_teardown; return 1; }
+      } || { echo "netns: could not shape the link to $rate shared (ifb + mirred + tbf)" >&2; lt_down; return 1; }
     else
       # shellcheck disable=SC2086
       {
         ip netns exec "$LT_NS_SRV" tc qdisc add dev "$LT_DEV_SRV" root tbf $tbf &&
         ip netns exec "$LT_NS_CLI" tc qdisc add dev "$LT_DEV_CLI" root tbf $tbf
-      } || { echo "netns: could not shape the link to $rate each way (tbf)" >&2; lt_teardown; return 1; }
+      } || { echo "netns: could not shape the link to $rate each way (tbf)" >&2; lt_down; return 1; }
     fi
   fi
   return 0
@@ -196,10 +196,8 @@ lt_wait_file() {
 }
 
 # Stops what lt_start started (TERM, up to 5 s, then KILL; by PID only) and deletes the namespaces
-# (their veth and ifb go with them). Safe to call more than once.
-lt_teardown() {
-  ((LT_TORN_DOWN)) && return 0
-  LT_TORN_DOWN=1
+# (their veth and ifb go with them). lt_setup may be called again afterwards (a bench's next speed).
+lt_down() {
   local pid _
   for pid in "${LT_PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
   for pid in "${LT_PIDS[@]}"; do
@@ -210,6 +208,17 @@ lt_teardown() {
   LT_PIDS=()
   [[ -n $LT_NS_CLI ]] && ip netns del "$LT_NS_CLI" 2>/dev/null
   [[ -n $LT_NS_SRV ]] && ip netns del "$LT_NS_SRV" 2>/dev/null
+  LT_NS_CLI=""
+  LT_NS_SRV=""
+  return 0
+}
+
+# lt_down, then the caller's lt_on_teardown if it defined one (e.g. removing its temporary folder).
+# Safe to call more than once: the traps of lt_traps call it.
+lt_teardown() {
+  ((LT_TORN_DOWN)) && return 0
+  LT_TORN_DOWN=1
+  lt_down
   if declare -F lt_on_teardown >/dev/null; then lt_on_teardown; fi
   return 0
 }
