@@ -18,7 +18,8 @@ The invariants, checked in every scenario:
   - network_utilization is the busier direction (full duplex) or the sum of both (--half-duplex), and
     bytes.half_duplex says which
   - each direction's utilization = its wire bytes per call x 8 x calls/s / the link's bits per second
-  - the named limit's ceiling is the lowest known ceiling (network, server CPU, client CPU)
+  - the named limit (network, server CPU, client CPU) has a known ceiling, the lowest of the known ones,
+    and within 1/0.8 of the calls/s achieved (a saturated resource cannot have much room left)
 With --namespaced (the target is in the other namespace, over a veth):
   - the interface is not lo
   - the interface counters agree with the socket counts plus TCP/IP: on the client's veth end,
@@ -42,6 +43,7 @@ import sys
 
 OVERHEAD = 66
 UNKNOWN = -1
+SATURATED = 0.8  # docs/stress.md: saturated at 85% of capacity; 0.8 leaves room for rounding
 
 
 class Checker:
@@ -159,10 +161,15 @@ def main():
             ceilings[k] = x
         c.check(x == UNKNOWN or x >= cps * 0.999, f"verdict.{k} {x:,.0f} >= calls/s {cps:,.1f} (or -1)")
     own = {"network": "network_ceiling", "server CPU": "server_ceiling", "client CPU": "client_ceiling"}.get(limit)
+    if own is not None:
+        c.check(own in ceilings, f"the limit {limit!r} has a known {own}")
     if own is not None and own in ceilings:
         lowest = min(ceilings, key=ceilings.get)
         c.check(ceilings[own] <= ceilings[lowest] * 1.0001,
                 f"the limit's {own} {ceilings[own]:,.0f} is the lowest known ceiling (lowest: {lowest} {ceilings[lowest]:,.0f})")
+        c.check(ceilings[own] <= cps / SATURATED,
+                f"the limit's {own} {ceilings[own]:,.0f} <= calls/s / {SATURATED} = {cps / SATURATED:,.0f} "
+                f"(a saturated resource is within {1 / SATURATED:.2f}x of what it achieved)")
 
     # The network: duplex, per-direction shares, bytes.
     net, up, down = v("network_utilization"), v("network_up_utilization"), v("network_down_utilization")
