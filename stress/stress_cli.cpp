@@ -7,6 +7,7 @@
 
 #include <strings.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
@@ -22,6 +23,7 @@
 #include "stress/load/gsoap_runner.h"
 #include "stress/load/operation_preset.h"
 #include "stress/load/target_url.h"
+#include "stress/load/unloaded_probe.h"
 #include "stress/report/report.h"
 #include "stress/report/units.h"
 
@@ -57,6 +59,8 @@ struct StressOptions {
   std::string client = "raw";
   std::string timeout = "10s";
   std::string link;
+  bool half_duplex = false;        // the link carries one direction at a time
+  bool no_probe = false;           // no 1-connection probe during the warm-up
   int64_t server_pid = 0;
   std::string metrics_url;
   std::string user;
@@ -180,7 +184,13 @@ void DefineFlags(FlagParser* f, StressOptions* o) {
                &o->client);
   f->AddString("timeout", 0, "TIME", "a call without a response by then is a timeout (default 10s)", &o->timeout);
   f->AddString("link", 0, "RATE", "the link's capacity, e.g. 100Mbit, 1Gbit (default: assume 1Gbit)", &o->link);
-  f->AddInt("server-pid", 0, "PID", "read the server's CPU from /proc/PID/stat", 1, INT32_MAX, &o->server_pid);
+  f->AddBool("half-duplex", 0, "the link carries one direction at a time (default: full duplex, --link each way)",
+             &o->half_duplex);
+  f->AddBool("no-probe", 0,
+             "no 1-connection probe during the warm-up (it measures the unloaded latency that tells a server "
+             "that serializes its calls)", &o->no_probe);
+  f->AddInt("server-pid", 0, "PID", "read the server's CPU, and each of its threads', from /proc/PID", 1, INT32_MAX,
+            &o->server_pid);
   f->AddString("metrics-url", 0, "URL",
                "read the server's CPU from this /metrics (e.g. its --admin-listen address; default: the target's "
                "host and port)", &o->metrics_url);
@@ -359,8 +369,9 @@ int StressMain(int argc, char** argv) {
     return UsageError("--metrics-url: " + s.message());
   }
   const bool numeric_ipv4 = metrics_at.host.find_first_not_of("0123456789.") == std::string::npos;
-  ResourceSampler sampler(static_cast<pid_t>(o.server_pid), o.server_pid == 0 && numeric_ipv4 ? metrics_at.host : "",
-                          metrics_at.port, InterfaceFor(load.address, load.address_length));
+  // /metrics gives the server's CPU when there is no PID, and Lather's own timings in any case.
+  ResourceSampler sampler(static_cast<pid_t>(o.server_pid), numeric_ipv4 ? metrics_at.host : "", metrics_at.port,
+                          InterfaceFor(load.address, load.address_length));
   sampler.set_metrics_tls(metrics_at.tls ? tls.get() : nullptr);
 
   RunReport report;
@@ -385,13 +396,18 @@ int StressMain(int argc, char** argv) {
   report.server_cores = o.server_pid > 0 ? AllowedCores(static_cast<pid_t>(o.server_pid)) : 0;
   report.link_bits_per_second = link;
   report.link_declared = !o.link.empty();
+  report.half_duplex = o.half_duplex;
   report.shared_cores = report.interface_name == "lo" &&
                         (o.server_pid > 0 ? AffinityOverlaps(0, static_cast<pid_t>(o.server_pid)) : true);
 
   const bool progress = !o.quiet && isatty(STDERR_FILENO);
   ResourceSnapshot last;
   LoadObserver observer;
-  observer.on_window_start = [&] { report.before = last = sampler.Take(); };
+  // The server's detail is read outside the counted window, so its /metrics request is not in the bytes.
+  observer.on_window_start = [&] {
+    report.server_before = sampler.TakeServerDetail();
+    report.before = last = sampler.Take();
+  };
   observer.on_tick = [&](double seconds, uint64_t ok, uint64_t failed, uint64_t recent_p99_ns) {
     const ResourceSnapshot now = sampler.Take();
     const double dt = static_cast<double>(now.at_ns - last.at_ns) / 1e9;
@@ -410,7 +426,21 @@ int StressMain(int argc, char** argv) {
                    server_text);
     }
   };
-  observer.on_window_end = [&] { report.after = sampler.Take(); };
+  observer.on_window_end = [&] {
+    report.after = sampler.Take();
+    report.server_after = sampler.TakeServerDetail();
+  };
+
+  // The unloaded latency: a short run at one connection, out of the warm-up (closed model only).
+  if (!o.no_probe && o.client == "raw" && o.rate <= 0 && load.connections * load.pipeline >= 2 && warmup >= 0.5) {
+    const double probe_seconds = std::min(1.0, warmup / 2);
+    if (progress) std::fprintf(stderr, "\r  probing the unloaded latency at 1 connection (%.1f s of the warm-up)", probe_seconds);
+    if (!(s = ProbeUnloadedLatency(load, probe_seconds, &report.unloaded_latency_seconds)).ok()) {
+      std::fprintf(stderr, "lather-stress: %s\n", s.message().c_str());
+      return s.kind() == Status::Kind::kIOError ? kExitConnect : kExitUsage;
+    }
+    load.warmup_seconds -= probe_seconds;
+  }
 
   if (o.client == "gsoap") {
     GsoapLoadOptions g;

@@ -13,8 +13,9 @@
 #include <fstream>
 #include <sstream>
 
-#include "common/tls.h"
 #include "stress/measure/clock.h"
+#include "stress/measure/metrics_scrape.h"
+#include "stress/measure/thread_cpu.h"
 
 namespace lather {
 
@@ -29,16 +30,7 @@ double ProcCpuSeconds(pid_t pid) {
   std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
   std::string line;
   if (!std::getline(in, line)) return -1;
-  const size_t close = line.rfind(')');  // the command name may hold spaces
-  if (close == std::string::npos) return -1;
-  std::istringstream fields(line.substr(close + 2));
-  std::string field;
-  unsigned long long utime = 0, stime = 0;
-  for (int i = 3; i <= 15 && fields >> field; ++i) {  // field 3 is the state
-    if (i == 14) utime = std::stoull(field);
-    if (i == 15) stime = std::stoull(field);
-  }
-  return static_cast<double>(utime + stime) / static_cast<double>(sysconf(_SC_CLK_TCK));
+  return StatCpuSeconds(line);
 }
 
 int AllowedCores(pid_t pid) {
@@ -117,43 +109,11 @@ uint64_t ReadTcpRetransmits() {
 // process_cpu_seconds_total (and lather_cpu_cores into *cores, if served) from the server's /metrics
 // (Prometheus text); -1 if unavailable.
 double MetricsCpuSeconds(const std::string& host, int port, const TlsContext* tls, double* cores) {
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_port = htons(static_cast<uint16_t>(port));
-  if (inet_pton(AF_INET, host.c_str(), &addr.sin_addr) != 1) return -1;
-  const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  if (fd < 0) return -1;
-  timeval tv{1, 0};
-  setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-  setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
-  std::string response;
-  if (connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0) {
-    const std::string request = "GET /metrics HTTP/1.1\r\nHost: " + host + "\r\nConnection: close\r\n\r\n";
-    char buffer[8192];
-    if (tls != nullptr) {
-      // A blocking socket: the session's calls finish or fail (a timeout reads as kWantRead).
-      auto session = TlsSession::ForClient(*tls, fd, host);
-      size_t wrote = 0, got = 0;
-      if (session && session->Handshake() == TlsSession::Result::kOk &&
-          session->Write(request.data(), request.size(), &wrote) == TlsSession::Result::kOk && wrote == request.size()) {
-        while (response.size() < 1 << 20 && session->Read(buffer, sizeof buffer, &got) == TlsSession::Result::kOk) {
-          response.append(buffer, got);
-        }
-      }
-    } else if (write(fd, request.data(), request.size()) == static_cast<ssize_t>(request.size())) {
-      ssize_t n;
-      while (response.size() < 1 << 20 && (n = read(fd, buffer, sizeof buffer)) > 0) {
-        response.append(buffer, static_cast<size_t>(n));
-      }
-    }
-  }
-  close(fd);
-  if (response.rfind("HTTP/1.1 200", 0) != 0 && response.rfind("HTTP/1.0 200", 0) != 0) return -1;
-  const size_t at = response.find("\nprocess_cpu_seconds_total ");
-  if (at == std::string::npos) return -1;
-  const size_t cores_at = response.find("\nlather_cpu_cores ");
-  if (cores_at != std::string::npos) *cores = std::strtod(response.c_str() + cores_at + 18, nullptr);
-  return std::strtod(response.c_str() + at + 27, nullptr);
+  const std::string text = FetchMetrics(host, port, tls);
+  const double cpu = MetricValue(text, "process_cpu_seconds_total");
+  const double served_cores = MetricValue(text, "lather_cpu_cores");
+  if (served_cores >= 0) *cores = served_cores;
+  return cpu;
 }
 
 }  // namespace
@@ -182,6 +142,16 @@ ResourceSnapshot ResourceSampler::Take() const {
   if (!interface_.empty()) s.interface_known = ReadInterface(interface_, &s);
   s.tcp_retransmits = ReadTcpRetransmits();
   return s;
+}
+
+ServerDetail ResourceSampler::TakeServerDetail() const {
+  ServerDetail d;
+  if (server_pid_ > 0) d.threads = ReadThreadCpu(server_pid_);
+  if (!metrics_host_.empty() && lather_metrics_work_) {
+    d.metrics = ReadLatherTimings(FetchMetrics(metrics_host_, metrics_port_, metrics_tls_));
+    if (!d.metrics.known) lather_metrics_work_ = false;  // ask once; not a Lather service
+  }
+  return d;
 }
 
 }  // namespace lather

@@ -9,6 +9,10 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
+
+#include "stress/measure/metrics_scrape.h"
+#include "stress/measure/thread_cpu.h"
 
 namespace lather {
 
@@ -24,15 +28,26 @@ struct ResourceSnapshot {
   uint64_t tcp_retransmits = 0;
 };
 
+// What is read of the server only at the ends of the window: its threads' CPU (with a server PID) and
+// Lather's request timings (when its /metrics answers).
+struct ServerDetail {
+  std::vector<ThreadCpu> threads;  // empty: unknown
+  LatherTimings metrics;           // metrics.known false: unknown
+};
+
 class ResourceSampler {
  public:
-  // `server_pid` 0: the server's CPU comes from `metrics_url` ("" for none) or stays unknown.
+  // `server_pid` 0: the server's CPU comes from /metrics at `metrics_host` ("" for none) or stays unknown;
+  // with a PID, /metrics (if served there) still gives Lather's timings.
   ResourceSampler(pid_t server_pid, std::string metrics_host, int metrics_port, std::string interface_name);
 
   // https targets: /metrics is read over TLS with `tls` (not owned; it must outlive the sampler).
   void set_metrics_tls(const TlsContext* tls) { metrics_tls_ = tls; }
 
   ResourceSnapshot Take() const;
+  // Per-thread CPU and Lather's timings; dearer than Take() (a /proc read per thread), so taken once at
+  // each end of the window.
+  ServerDetail TakeServerDetail() const;
 
   const std::string& interface_name() const { return interface_; }
   // Where the server CPU figure comes from: "/proc/PID/stat", "/metrics" or "" (unknown).
@@ -43,7 +58,8 @@ class ResourceSampler {
   std::string metrics_host_;
   int metrics_port_;
   std::string interface_;
-  mutable bool metrics_work_ = true;
+  mutable bool metrics_work_ = true;         // /metrics served process_cpu_seconds_total
+  mutable bool lather_metrics_work_ = true;  // /metrics served Lather's timings
   const TlsContext* metrics_tls_ = nullptr;
 };
 

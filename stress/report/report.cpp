@@ -7,6 +7,7 @@
 #include <Poco/JSON/Object.h>
 #include <stdsoap2.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -47,6 +48,28 @@ double RunReport::wire_bytes_per_call() const {
   return Per(static_cast<double>(load.total.bytes.sent() + load.total.bytes.received()), n);
 }
 
+double RunReport::wire_up_bytes_per_call() const {
+  const double n = static_cast<double>(calls());
+  const ByteCounts& b = load.total.bytes;
+  if (before.interface_known && after.interface_known && n > 0) {
+    if (interface_name != "lo") return Per(static_cast<double>(after.tx_bytes - before.tx_bytes), n);
+    const double overhead = wire_bytes_per_call() - Per(static_cast<double>(b.sent() + b.received()), n);
+    return Per(static_cast<double>(b.sent()), n) + std::max(0.0, overhead) / 2;
+  }
+  return Per(static_cast<double>(b.sent()), n);
+}
+
+double RunReport::wire_down_bytes_per_call() const {
+  const double n = static_cast<double>(calls());
+  const ByteCounts& b = load.total.bytes;
+  if (before.interface_known && after.interface_known && n > 0) {
+    if (interface_name != "lo") return Per(static_cast<double>(after.rx_bytes - before.rx_bytes), n);
+    const double overhead = wire_bytes_per_call() - Per(static_cast<double>(b.sent() + b.received()), n);
+    return Per(static_cast<double>(b.received()), n) + std::max(0.0, overhead) / 2;
+  }
+  return Per(static_cast<double>(b.received()), n);
+}
+
 double RunReport::envelope_share() const {
   if (settings.client == "gsoap") return -1;  // the typed client does not see the payload
   const ByteCounts& b = load.total.bytes;
@@ -70,8 +93,28 @@ void Conclude(RunReport* r) {
   f.shared_cores = r->shared_cores;
   f.machine_cores = static_cast<double>(sysconf(_SC_NPROCESSORS_ONLN));
   f.wire_bytes_per_call = r->wire_bytes_per_call();
+  f.wire_up_bytes_per_call = r->wire_up_bytes_per_call();
+  f.wire_down_bytes_per_call = r->wire_down_bytes_per_call();
   f.link_bits_per_second = r->link_bits_per_second;
   f.link_declared = r->link_declared;
+  f.half_duplex = r->half_duplex;
+  f.loopback = r->interface_name == "lo";
+  for (double seconds : r->load.thread_cpu_seconds) {
+    f.client_thread_peak_cpu_seconds = std::max(f.client_thread_peak_cpu_seconds, seconds);
+  }
+  f.server_thread_peak_cpu_seconds = PeakThreadCpu(r->server_before.threads, r->server_after.threads);
+  f.server_threads = static_cast<int>(r->server_after.threads.size());
+  f.unloaded_latency_seconds = r->unloaded_latency_seconds;
+  const LatherTimings& m0 = r->server_before.metrics;
+  const LatherTimings& m1 = r->server_after.metrics;
+  const double executed = m1.exec_count - m0.exec_count;
+  if (m0.known && m1.known && executed > 0) {
+    f.server_exec_seconds_per_call = (m1.exec_sum - m0.exec_sum) / executed;
+    const double waited = m1.wait_count - m0.wait_count;
+    f.server_queue_wait_seconds_per_call = waited > 0 ? (m1.wait_sum - m0.wait_sum) / waited : 0;
+    f.server_xml_seconds_per_call = (m1.parse_sum - m0.parse_sum + m1.serialize_sum - m0.serialize_sum) / executed;
+  }
+  f.store_operation = r->settings.op == "inc-counter";
   f.envelope_share = r->envelope_share();
   f.open_model_rate = r->settings.rate;
   f.late_calls = r->load.total.late_calls;
@@ -175,6 +218,10 @@ void PrintReport(const RunReport& r, std::FILE* out) {
                        : "");
     }
     std::fprintf(out, "\n");
+    std::fprintf(out, "  each way     up (requests) %s, down (responses) %s on the wire%s\n",
+                 FormatBitRate(r.wire_up_bytes_per_call() * n * 8 / r.load.window_seconds).c_str(),
+                 FormatBitRate(r.wire_down_bytes_per_call() * n * 8 / r.load.window_seconds).c_str(),
+                 r.half_duplex ? ", sharing one half-duplex link" : "");
   }
   const Verdict& v = r.verdict;
   std::fprintf(out, "  client CPU   %.2f of %.0f core%s (%s us per call)\n", v.client_cores_used, r.client_cores,
@@ -185,6 +232,24 @@ void PrintReport(const RunReport& r, std::FILE* out) {
                  r.server_cpu_source.c_str());
   } else {
     std::fprintf(out, "  server CPU   unknown (give --server-pid, or serve /metrics with process_cpu_seconds_total)\n");
+  }
+  const RunFigures& f = r.figures;
+  if (v.client_thread_peak >= 0 || v.server_thread_peak >= 0) {
+    std::string client = v.client_thread_peak >= 0 ? Fixed(100 * v.client_thread_peak, 0) + "% of a core" : "unknown";
+    std::string server = v.server_thread_peak >= 0
+                             ? Fixed(100 * v.server_thread_peak, 0) + "% of a core (" + std::to_string(f.server_threads) + " threads)"
+                             : "unknown (give --server-pid)";
+    std::fprintf(out, "  threads      busiest load thread %s; busiest server thread %s\n", client.c_str(), server.c_str());
+  }
+  if (f.server_exec_seconds_per_call >= 0) {
+    std::fprintf(out, "  server time  queue wait %s + execution %s per call; XML parse + serialize %s (Lather /metrics)\n",
+                 FormatNanos(f.server_queue_wait_seconds_per_call * 1e9).c_str(),
+                 FormatNanos(f.server_exec_seconds_per_call * 1e9).c_str(),
+                 FormatNanos(f.server_xml_seconds_per_call * 1e9).c_str());
+  }
+  if (f.unloaded_latency_seconds > 0) {
+    std::fprintf(out, "  unloaded     mean latency %s at 1 connection (a probe during the warm-up)\n",
+                 FormatNanos(f.unloaded_latency_seconds * 1e9).c_str());
   }
   std::fprintf(out, "\n  verdict      %s\n", v.text.c_str());
 }
@@ -297,6 +362,16 @@ std::string ReportJson(const RunReport& r) {
   bytes.set("tcp_retransmits", r.after.tcp_retransmits - r.before.tcp_retransmits);
   bytes.set("link_bits_per_second", r.link_bits_per_second);
   bytes.set("link_declared", r.link_declared);
+  bytes.set("half_duplex", r.half_duplex);
+  bytes.set("socket_sent_per_call", Per(static_cast<double>(b.sent()), n));
+  bytes.set("socket_received_per_call", Per(static_cast<double>(b.received()), n));
+  bytes.set("wire_up_bytes_per_call", r.wire_up_bytes_per_call());
+  bytes.set("wire_down_bytes_per_call", r.wire_down_bytes_per_call());
+  const bool counted = r.before.interface_known && r.after.interface_known;
+  bytes.set("interface_tx_bytes", counted ? r.after.tx_bytes - r.before.tx_bytes : 0);
+  bytes.set("interface_rx_bytes", counted ? r.after.rx_bytes - r.before.rx_bytes : 0);
+  bytes.set("interface_tx_packets", counted ? r.after.tx_packets - r.before.tx_packets : 0);
+  bytes.set("interface_rx_packets", counted ? r.after.rx_packets - r.before.rx_packets : 0);
   root.set("bytes", bytes);
 
   const Verdict& v = r.verdict;
@@ -311,10 +386,27 @@ std::string ReportJson(const RunReport& r) {
   cpu.set("server_cores_used", v.server_cores_used);
   cpu.set("server_cpu_per_call_seconds", v.server_cpu_per_call);
   cpu.set("server_cpu_source", r.server_cpu_source);
+  cpu.set("server_threads", r.figures.server_threads);
+  cpu.set("server_thread_peak_cpu_seconds", r.figures.server_thread_peak_cpu_seconds);
+  cpu.set("server_exec_seconds_per_call", r.figures.server_exec_seconds_per_call);
+  cpu.set("server_queue_wait_seconds_per_call", r.figures.server_queue_wait_seconds_per_call);
+  cpu.set("server_xml_seconds_per_call", r.figures.server_xml_seconds_per_call);
   root.set("cpu", cpu);
 
   Object verdict(Poco::JSON_PRESERVE_KEY_ORDER);
   verdict.set("limit", LimitName(v.limit));
+  verdict.set("calls_per_second", v.calls_per_second);
+  verdict.set("client_utilization", v.client_utilization);
+  verdict.set("server_utilization", v.server_utilization);
+  verdict.set("network_utilization", v.network_utilization);
+  verdict.set("network_up_utilization", v.network_up_utilization);
+  verdict.set("network_down_utilization", v.network_down_utilization);
+  verdict.set("client_thread_peak", v.client_thread_peak);
+  verdict.set("server_thread_peak", v.server_thread_peak);
+  verdict.set("server_threads", r.figures.server_threads);
+  verdict.set("saturated_thread", v.saturated_thread);
+  verdict.set("unloaded_latency_seconds", r.figures.unloaded_latency_seconds);
+  verdict.set("serializing", v.serializing);
   verdict.set("client_ceiling", v.client_ceiling);
   verdict.set("server_ceiling", v.server_ceiling);
   verdict.set("network_ceiling", v.network_ceiling);

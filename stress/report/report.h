@@ -47,6 +47,9 @@ struct RunReport {
   double server_cores = 0;
   double link_bits_per_second = 1e9;
   bool link_declared = false;
+  bool half_duplex = false;       // --half-duplex: both directions share the link
+  ServerDetail server_before, server_after;  // the server's threads and Lather timings at the window's ends
+  double unloaded_latency_seconds = -1;      // mean latency of the 1-connection probe; < 0 when not probed
   bool shared_cores = false;      // client and server draw from the same cores
   RunFigures figures;
   Verdict verdict;
@@ -58,6 +61,11 @@ struct RunReport {
   double samples_per_second() const;         // echo: top-level samples echoed per second (ok calls), else 0
   double socket_megabytes_per_second() const;  // bytes both ways at the sockets per second, in 10^6 bytes
   double wire_bytes_per_call() const;  // from the interface counters, or the socket bytes
+  // The same per direction: client -> server (up) and server -> client (down). On a real interface its
+  // transmit and receive counters; on loopback, which counts each packet once, the socket bytes of each
+  // direction plus half the TCP/IP bytes.
+  double wire_up_bytes_per_call() const;
+  double wire_down_bytes_per_call() const;
   double envelope_share() const;
 };
 

@@ -1,6 +1,9 @@
 #include "stress/verdict/verdict.h"
 
+#include "stress/verdict/verdict_format.h"
+
 #include <cmath>
+#include <algorithm>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -25,6 +28,14 @@ RunFigures Sanitized(const RunFigures& in) {
   f.link_bits_per_second = FiniteOr(f.link_bits_per_second, 0);
   f.envelope_share = FiniteOr(f.envelope_share, -1);
   f.open_model_rate = FiniteOr(f.open_model_rate, 0);
+  f.wire_up_bytes_per_call = FiniteOr(f.wire_up_bytes_per_call, -1);
+  f.wire_down_bytes_per_call = FiniteOr(f.wire_down_bytes_per_call, -1);
+  f.client_thread_peak_cpu_seconds = FiniteOr(f.client_thread_peak_cpu_seconds, -1);
+  f.server_thread_peak_cpu_seconds = FiniteOr(f.server_thread_peak_cpu_seconds, -1);
+  f.unloaded_latency_seconds = FiniteOr(f.unloaded_latency_seconds, -1);
+  f.server_exec_seconds_per_call = FiniteOr(f.server_exec_seconds_per_call, -1);
+  f.server_queue_wait_seconds_per_call = FiniteOr(f.server_queue_wait_seconds_per_call, -1);
+  f.server_xml_seconds_per_call = FiniteOr(f.server_xml_seconds_per_call, -1);
   return f;
 }
 
@@ -40,93 +51,6 @@ double MinKnown(double a, double b) {
   if (a < 0) return b;
   if (b < 0) return a;
   return a < b ? a : b;
-}
-
-// "1,234,567" for a non-negative integer.
-std::string WithSeparators(uint64_t n) {
-  std::string digits = std::to_string(n);
-  std::string out;
-  const size_t first_group = digits.size() % 3 == 0 ? 3 : digits.size() % 3;
-  out.append(digits, 0, first_group);
-  for (size_t i = first_group; i < digits.size(); i += 3) {
-    out += ',';
-    out.append(digits, i, 3);
-  }
-  return out;
-}
-
-// printf into a std::string (short results only).
-std::string Printf(const char* format, double value) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof(buffer), format, value);
-  return buffer;
-}
-
-// A non-negative figure: integers with thousands separators from 100 up, else 1 or 2 decimals.
-std::string FormatNumber(double value) {
-  if (value < 0) value = 0;
-  if (value >= 1e18) return Printf("%.3g", value);
-  if (value >= 99.5) return WithSeparators(static_cast<uint64_t>(std::llround(value)));
-  if (value >= 9.95) return Printf("%.1f", value);
-  return Printf("%.2f", value);
-}
-
-// An estimate: rounded to 3 significant digits, then FormatNumber ("20,304.6" -> "20,300").
-std::string FormatApprox(double value) {
-  if (value <= 0) return FormatNumber(value);
-  const double magnitude = std::pow(10.0, std::floor(std::log10(value)) - 2);
-  return FormatNumber(std::round(value / magnitude) * magnitude);
-}
-
-// Cores busy, always with 2 decimals ("1.97").
-std::string FormatCores(double cores) { return Printf("%.2f", cores); }
-
-// A core count: "2" when whole, else 2 decimals ("1.50").
-// " core" after a count of exactly 1, " cores" otherwise.
-std::string CoresWord(double count) { return count == 1 ? " core" : " cores"; }
-
-std::string FormatCoreCount(double cores) {
-  return cores == std::floor(cores) ? Printf("%.0f", cores) : Printf("%.2f", cores);
-}
-
-// A share 0..1 as a whole percentage; "<1%" for small non-zero shares.
-std::string FormatPercent(double share) {
-  if (share > 0 && share < 0.005) return "<1%";
-  return Printf("%.0f", share * 100) + "%";
-}
-
-// A bit rate in bit/s, kbit/s, Mbit/s or Gbit/s as fits: whole from 10 up, else 1 decimal ("2.5 Gbit/s").
-std::string FormatBits(double bits_per_second) {
-  static const char* const kUnits[] = {"bit/s", "kbit/s", "Mbit/s", "Gbit/s", "Tbit/s"};
-  double value = bits_per_second < 0 ? 0 : bits_per_second;
-  size_t unit = 0;
-  while (value >= 999.5 && unit + 1 < sizeof(kUnits) / sizeof(kUnits[0])) {
-    value /= 1000;
-    ++unit;
-  }
-  std::string number = value >= 9.95 ? Printf("%.0f", value) : Printf("%.1f", value);
-  if (number.size() > 2 && number.compare(number.size() - 2, 2, ".0") == 0) number.resize(number.size() - 2);
-  return number + " " + kUnits[unit];
-}
-
-// A duration: "850 us", "1.60 ms" or "2.00 s".
-std::string FormatSeconds(double seconds) {
-  if (seconds < 1e-3) return Printf("%.0f", seconds * 1e6) + " us";
-  if (seconds < 1) return Printf("%.2f", seconds * 1e3) + " ms";
-  return Printf("%.2f", seconds) + " s";
-}
-
-// "12 calls were" / "1 call was".
-std::string CallsWere(uint64_t n) { return WithSeparators(n) + (n == 1 ? " call was" : " calls were"); }
-
-// "a", "a and b", "a, b and c".
-std::string JoinAnd(const std::vector<std::string>& items) {
-  std::string out;
-  for (size_t i = 0; i < items.size(); ++i) {
-    if (i > 0) out += i + 1 == items.size() ? " and " : ", ";
-    out += items[i];
-  }
-  return out;
 }
 
 // " -> client ceiling ~ 20,300 calls/s", or " -> client ceiling unknown".
@@ -149,13 +73,31 @@ std::string LinkText(const RunFigures& f) {
   return link;
 }
 
-// "network 32 Mbit/s = 3% of 1 Gbit/s (assumed ...)" without a ceiling.
+// True when the bytes of each direction are known (the verdict then judges the link per direction).
+bool DirectionsKnown(const RunFigures& f) { return f.wire_up_bytes_per_call >= 0 && f.wire_down_bytes_per_call >= 0; }
+
+// True when there is no wire to judge: loopback with no link declared.
+bool NoWire(const RunFigures& f) { return f.loopback && !f.link_declared; }
+
+// "network 32 Mbit/s = 3% of 1 Gbit/s (assumed ...)" or, per direction, "network up 1.2 Mbit/s = 12% and
+// down 9.8 Mbit/s = 98% of 10 Mbit/s each way", without a ceiling.
 std::string NetworkUse(const Verdict& v, const RunFigures& f) {
+  if (NoWire(f)) return "loopback, no wire (declare --link to judge one)";
   if (v.network_bits_per_second < 0) return "network use unknown (bytes per call not measured)";
   if (v.network_utilization < 0)
     return "network " + FormatBits(v.network_bits_per_second) + " (link capacity unknown)";
-  return "network " + FormatBits(v.network_bits_per_second) + " = " + FormatPercent(v.network_utilization) +
-         " of " + LinkText(f);
+  if (!DirectionsKnown(f)) {
+    return "network " + FormatBits(v.network_bits_per_second) + " = " + FormatPercent(v.network_utilization) +
+           " of " + LinkText(f);
+  }
+  const double up = v.calls_per_second * 8 * f.wire_up_bytes_per_call;
+  const double down = v.calls_per_second * 8 * f.wire_down_bytes_per_call;
+  if (f.half_duplex) {
+    return "network " + FormatBits(up + down) + " (up " + FormatBits(up) + " + down " + FormatBits(down) + ") = " +
+           FormatPercent(v.network_utilization) + " of " + LinkText(f) + " half duplex";
+  }
+  return "network up " + FormatBits(up) + " = " + FormatPercent(v.network_up_utilization) + " and down " +
+         FormatBits(down) + " = " + FormatPercent(v.network_down_utilization) + " of " + LinkText(f) + " each way";
 }
 
 // "client and server share the machine's 2 cores: client 0.90 + server 1.00 = 1.90 of 2 (95%)".
@@ -168,11 +110,17 @@ std::string SharedUse(const Verdict& v, const RunFigures& f) {
 
 // One candidate for the limit: a resource and how much of it the run used.
 struct Candidate {
-  enum class Source { kClient, kServer, kPool, kNetwork };
+  enum class Source { kClient, kServer, kClientThread, kServerThread, kPool, kNetwork };
   Source source;
   Verdict::Limit limit;
   double utilization;
 };
+
+// At most 1; the figure is a share measured in one window, where noise can carry it a little past 1.
+double CappedShare(double share) { return share > 1 ? 1 : share; }
+
+// A ceiling is never below what was achieved (a share that read above 1 would make it so).
+double AtLeast(double ceiling, double achieved) { return ceiling >= 0 && ceiling < achieved ? achieved : ceiling; }
 
 // The lowest known ceiling and the resource it belongs to; ceiling < 0 when none is known.
 struct LowestCeiling {
@@ -229,6 +177,8 @@ std::string LimitName(Verdict::Limit limit) {
       return "server CPU";
     case Verdict::Limit::kNetwork:
       return "network";
+    case Verdict::Limit::kServerWaiting:
+      return "server waiting";
     case Verdict::Limit::kConcurrency:
       return "concurrency";
     case Verdict::Limit::kOfferedLoad:
@@ -251,45 +201,80 @@ Verdict Judge(const RunFigures& figures) {
 
   Verdict v = UnknownVerdict("");
   const double calls = static_cast<double>(f.calls_ok);
-  v.calls_per_second = calls / f.duration_seconds;
+  const double rate = calls / f.duration_seconds;
+  v.calls_per_second = rate;
 
   // Per-side CPU: cores busy, share of the allowed cores, CPU per call and the calls/s at full use.
   v.client_cores_used = Ratio(f.client_cpu_seconds, f.duration_seconds);
-  v.client_utilization = Ratio(v.client_cores_used, f.client_cores);
+  v.client_utilization = CappedShare(Ratio(v.client_cores_used, f.client_cores));
   v.client_cpu_per_call = Ratio(f.client_cpu_seconds, calls);
   v.client_ceiling =
       v.client_cpu_per_call > 0 && f.client_cores > 0 ? Ratio(f.client_cores, v.client_cpu_per_call) : -1;
   v.server_cores_used = Ratio(f.server_cpu_seconds, f.duration_seconds);
-  v.server_utilization = Ratio(v.server_cores_used, f.server_cores);
+  v.server_utilization = CappedShare(Ratio(v.server_cores_used, f.server_cores));
   v.server_cpu_per_call = Ratio(f.server_cpu_seconds, calls);
   v.server_ceiling =
       v.server_cpu_per_call > 0 && f.server_cores > 0 ? Ratio(f.server_cores, v.server_cpu_per_call) : -1;
+
+  // Threads: the busiest one's share of a core. A thread at full use caps the calls/s it takes part in at
+  // calls/s / share, whatever the rest of the process has to spare.
+  v.client_thread_peak = CappedShare(Ratio(f.client_thread_peak_cpu_seconds, f.duration_seconds));
+  v.server_thread_peak = CappedShare(Ratio(f.server_thread_peak_cpu_seconds, f.duration_seconds));
+  if (v.client_thread_peak > 0) v.client_ceiling = MinKnown(v.client_ceiling, rate / v.client_thread_peak);
+  if (v.server_thread_peak > 0) v.server_ceiling = MinKnown(v.server_ceiling, rate / v.server_thread_peak);
 
   // Shared cores: both sides draw from one pool, so each call costs the sum of both sides' CPU.
   const bool pool_known =
       f.shared_cores && f.machine_cores > 0 && v.client_cores_used >= 0 && v.server_cores_used >= 0;
   if (pool_known) {
-    v.shared_utilization = Ratio(v.client_cores_used + v.server_cores_used, f.machine_cores);
+    v.shared_utilization = CappedShare(Ratio(v.client_cores_used + v.server_cores_used, f.machine_cores));
     const double cpu_per_call = v.client_cpu_per_call + v.server_cpu_per_call;
-    v.shared_ceiling = cpu_per_call > 0 ? Ratio(f.machine_cores, cpu_per_call) : -1;
+    v.shared_ceiling = AtLeast(cpu_per_call > 0 ? Ratio(f.machine_cores, cpu_per_call) : -1, rate);
     v.client_ceiling = MinKnown(v.client_ceiling, v.shared_ceiling);
     v.server_ceiling = MinKnown(v.server_ceiling, v.shared_ceiling);
   }
+  v.client_ceiling = AtLeast(v.client_ceiling, rate);
+  v.server_ceiling = AtLeast(v.server_ceiling, rate);
 
-  // Network: bits on the wire per second, share of the link, and the calls/s that would fill the link.
-  const double bits_per_call = f.wire_bytes_per_call > 0 ? 8 * f.wire_bytes_per_call : -1;
-  v.network_bits_per_second = bits_per_call > 0 ? v.calls_per_second * bits_per_call : -1;
-  v.network_utilization = Ratio(v.network_bits_per_second, f.link_bits_per_second);
-  v.network_ceiling = f.link_bits_per_second > 0 ? Ratio(f.link_bits_per_second, bits_per_call) : -1;
+  // Network: a link carries its capacity each way (full duplex), so each direction is judged on its own and
+  // the busier one limits; half duplex, both share it. Bytes whose direction is unknown count as one way.
+  const bool directions = DirectionsKnown(f);
+  const double up_bits = directions ? 8 * f.wire_up_bytes_per_call : (f.wire_bytes_per_call > 0 ? 8 * f.wire_bytes_per_call : -1);
+  const double down_bits = directions ? 8 * f.wire_down_bytes_per_call : 0;
+  const double total_bits = up_bits >= 0 ? up_bits + down_bits : -1;
+  const double judged_bits = f.half_duplex || !directions ? total_bits : std::max(up_bits, down_bits);
+  bool over_declared = false;  // more went through than the declared link can carry
+  v.network_bits_per_second = total_bits > 0 ? rate * total_bits : -1;
+  if (NoWire(f)) {
+    v.network_utilization = v.network_up_utilization = v.network_down_utilization = 0;
+    v.network_ceiling = -1;
+  } else if (judged_bits > 0 && f.link_bits_per_second > 0) {
+    const double share = rate * judged_bits / f.link_bits_per_second;
+    over_declared = share > 1.02;
+    v.network_utilization = CappedShare(share);
+    if (directions) {
+      v.network_up_utilization = CappedShare(rate * up_bits / f.link_bits_per_second);
+      v.network_down_utilization = CappedShare(rate * down_bits / f.link_bits_per_second);
+    }
+    v.network_ceiling = AtLeast(f.link_bits_per_second / judged_bits, rate);
+  } else {
+    v.network_utilization = -1;
+    v.network_ceiling = -1;
+  }
 
-  // Saturated resources; the most utilized one wins (ties go to the earlier one).
+  // Saturated resources; the most utilized one wins (ties go to the earlier one). A side counts once: as
+  // its process when that is saturated, else as its busiest thread.
   std::vector<Candidate> saturated;
   using Source = Candidate::Source;
   if (v.client_utilization >= kSaturated) {
     saturated.push_back({Source::kClient, Verdict::Limit::kClientCpu, v.client_utilization});
+  } else if (v.client_thread_peak >= kSaturated) {
+    saturated.push_back({Source::kClientThread, Verdict::Limit::kClientCpu, v.client_thread_peak});
   }
   if (v.server_utilization >= kSaturated) {
     saturated.push_back({Source::kServer, Verdict::Limit::kServerCpu, v.server_utilization});
+  } else if (v.server_thread_peak >= kSaturated) {
+    saturated.push_back({Source::kServerThread, Verdict::Limit::kServerCpu, v.server_thread_peak});
   }
   if (v.shared_utilization >= kSaturated) {
     const Verdict::Limit larger =
@@ -312,13 +297,41 @@ Verdict Judge(const RunFigures& figures) {
   if (v.network_utilization < 0) unmeasured.push_back("network");
 
   const bool open_model = f.open_model_rate > 0;
-  const bool on_target = open_model && v.calls_per_second >= kOnTarget * f.open_model_rate;
-  const std::string now = " at " + FormatNumber(v.calls_per_second) + " calls/s";
+  const bool on_target = open_model && rate >= kOnTarget * f.open_model_rate;
+  const std::string now = " at " + FormatNumber(rate) + " calls/s";
   const std::string at_connections =
-      f.connections > 0 ? " at " + std::to_string(f.connections) + " connections" : "";
+      f.connections > 0 ? " at " + std::to_string(f.connections) + (f.connections == 1 ? " connection" : " connections")
+                        : "";
   const std::string latency = f.mean_latency_seconds > 0 ? FormatSeconds(f.mean_latency_seconds) : "unknown";
   const LowestCeiling lowest = FindLowestCeiling(v);
   bool late_said = false;
+
+  // A server that is slow without using CPU: calls/s did not grow with connections (the 1-connection probe
+  // gives the unloaded latency R1; at N connections a server that serializes answers N x R1 late, so
+  // calls/s stays near 1/R1), or Lather's /metrics show its calls waiting rather than computing.
+  const double speedup = f.unloaded_latency_seconds > 0 ? rate * f.unloaded_latency_seconds : -1;
+  v.serializing = winner == nullptr && !open_model && f.connections >= 3 && speedup > 0 && speedup <= 1.5;
+  const double server_time = f.server_exec_seconds_per_call < 0
+                                 ? -1
+                                 : f.server_exec_seconds_per_call + std::max(0.0, f.server_queue_wait_seconds_per_call);
+  const bool waits = winner == nullptr && f.server_exec_seconds_per_call > 0 && v.server_cpu_per_call >= 0 &&
+                     f.mean_latency_seconds > 0 && server_time >= 0.5 * f.mean_latency_seconds &&
+                     f.server_exec_seconds_per_call >= 2 * v.server_cpu_per_call;
+  std::string waiting;  // the evidence, for the text
+  if (v.serializing) {
+    waiting = "calls/s did not grow with connections: " + FormatNumber(rate) + " calls/s" + at_connections +
+              " against " + FormatNumber(1 / f.unloaded_latency_seconds) + " at one (unloaded latency " +
+              FormatSeconds(f.unloaded_latency_seconds) + ", now " + latency + "): the server serializes its calls";
+  }
+  if (waits) {
+    waiting += std::string(waiting.empty() ? "" : "; ") + "execution " +
+               FormatSeconds(f.server_exec_seconds_per_call) + " per call" +
+               (f.server_queue_wait_seconds_per_call > 0
+                    ? " after " + FormatSeconds(f.server_queue_wait_seconds_per_call) + " in its queue"
+                    : "") +
+               " at " + FormatSeconds(v.server_cpu_per_call) + " of CPU: it waits for " +
+               (f.store_operation ? "the store" : "something other than its CPU (a lock, a backend, the disk)");
+  }
 
   std::string detail;  // the parenthesis after "limit: <name>"
   if (winner != nullptr) {
@@ -334,23 +347,59 @@ Verdict Judge(const RunFigures& figures) {
                  CoresWord(f.server_cores) + " = " + FormatPercent(v.server_utilization) + now +
                  CeilingSuffix("server", v.server_ceiling);
         break;
+      case Source::kClientThread:
+        v.saturated_thread = "client";
+        detail = "one load thread at " + FormatPercent(v.client_thread_peak) + " of a core" + now +
+                 " while the client uses " + CoresUsed(v.client_cores_used, f.client_cores, v.client_utilization) +
+                 ": the harness's thread is the limit; more --threads would help" +
+                 CeilingSuffix("client", v.client_ceiling);
+        break;
+      case Source::kServerThread:
+        v.saturated_thread = "server";
+        detail = "one thread at " + FormatPercent(v.server_thread_peak) + " of a core" + now + " while the server uses " +
+                 CoresUsed(v.server_cores_used, f.server_cores, v.server_utilization) +
+                 (f.server_threads == 1 ? ": a single-threaded server" : ": one thread of the server is its bottleneck") +
+                 "; more connections will not help" + CeilingSuffix("server", v.server_ceiling);
+        break;
       case Source::kPool:
         detail = SharedUse(v, f) + now + CeilingSuffix("combined CPU", v.shared_ceiling);
         break;
       case Source::kNetwork:
-        detail = FormatBits(v.network_bits_per_second) + " = " + FormatPercent(v.network_utilization) +
-                 " of " + LinkText(f) + now + CeilingSuffix("network", v.network_ceiling);
+        if (directions && !f.half_duplex) {
+          const bool up_busier = v.network_up_utilization >= v.network_down_utilization;
+          detail = std::string(up_busier ? "requests, client to server: " : "responses, server to client: ") +
+                   FormatBits(rate * (up_busier ? up_bits : down_bits)) + " = " +
+                   FormatPercent(v.network_utilization) + " of " + LinkText(f) + " each way" + now +
+                   CeilingSuffix("network", v.network_ceiling);
+        } else {
+          detail = FormatBits(rate * judged_bits) + " = " + FormatPercent(v.network_utilization) + " of " +
+                   LinkText(f) + (f.half_duplex ? " half duplex" : "") + now +
+                   CeilingSuffix("network", v.network_ceiling);
+        }
         break;
     }
   } else if (on_target) {
     v.limit = Verdict::Limit::kOfferedLoad;
     detail = "open loop at a target of " + FormatNumber(f.open_model_rate) + " calls/s achieved " +
-             FormatNumber(v.calls_per_second) +
-             " calls/s with nothing saturated: the offered rate, not the system, bounds calls/s";
+             FormatNumber(rate) + " calls/s with nothing saturated: the offered rate, not the system, bounds calls/s";
     if (f.late_calls > 0) {
       detail += "; " + CallsWere(f.late_calls) + " sent later than scheduled";
       late_said = true;
     }
+  } else if ((v.serializing || waits) && v.server_utilization >= 0) {
+    v.limit = Verdict::Limit::kServerWaiting;
+    const double n = LittleConnections(lowest.ceiling, f.mean_latency_seconds);
+    detail = "the server is not using its CPU (" +
+             CoresUsed(v.server_cores_used, f.server_cores, v.server_utilization) + "): " + waiting +
+             (v.serializing ? "; more connections will not help"
+                            : n > 0 ? "; its waits overlap, so more connections may help: by Little's law (N = X x R) " +
+                                          WithSeparators(static_cast<uint64_t>(n)) + " would reach the lowest ceiling, " +
+                                          lowest.name + " ~ " + FormatApprox(lowest.ceiling) + " calls/s"
+                                    : "");
+  } else if (v.serializing) {
+    v.limit = Verdict::Limit::kUnknown;
+    detail = "the server bounds calls/s: " + waiting +
+             "; its CPU was not measured, so whether it computes or waits is unknown (give --server-pid)";
   } else {
     // Nothing known is saturated: calls in flight bound the rate. Little's law N = X x R sizes the pool
     // for the rate wanted (the lowest ceiling; in open loop, the target if that is lower).
@@ -375,9 +424,9 @@ Verdict Judge(const RunFigures& figures) {
       little = "the mean latency is unknown, so Little's law (N = X x R) cannot size the connection pool";
     }
     const std::string state =
-        (open_model ? "open loop reached " + FormatNumber(v.calls_per_second) + " of the " +
+        (open_model ? "open loop reached " + FormatNumber(rate) + " of the " +
                           FormatNumber(f.open_model_rate) + " calls/s target"
-                    : FormatNumber(v.calls_per_second) + " calls/s") +
+                    : FormatNumber(rate) + " calls/s") +
         at_connections + " with mean latency " + latency;
     if (unmeasured.empty()) {
       v.limit = Verdict::Limit::kConcurrency;
@@ -406,11 +455,14 @@ Verdict Judge(const RunFigures& figures) {
     }
   }
 
-  // The other resources, each with its ceiling, then the envelope share and late calls.
+  // The other resources, each with its ceiling, then where the server's CPU goes, the envelope share and
+  // late calls.
   const bool pool_is_limit = winner != nullptr && winner->source == Source::kPool;
   std::vector<std::string> others;
-  const bool client_is_limit = winner != nullptr && winner->source == Source::kClient;
-  const bool server_is_limit = winner != nullptr && winner->source == Source::kServer;
+  const bool client_is_limit =
+      winner != nullptr && (winner->source == Source::kClient || winner->source == Source::kClientThread);
+  const bool server_is_limit =
+      winner != nullptr && (winner->source == Source::kServer || winner->source == Source::kServerThread);
   if (!client_is_limit && !pool_is_limit) {
     others.push_back(v.client_cores_used < 0
                          ? "client CPU unknown (not measured)"
@@ -425,6 +477,10 @@ Verdict Judge(const RunFigures& figures) {
                                CoresUsed(v.server_cores_used, f.server_cores, v.server_utilization) +
                                CeilingSuffix("server", v.server_ceiling));
   }
+  if (v.server_thread_peak >= 0 && !(winner != nullptr && winner->source == Source::kServerThread)) {
+    others.push_back("busiest server thread " + FormatPercent(v.server_thread_peak) + " of a core" +
+                     (f.server_threads > 0 ? " (" + std::to_string(f.server_threads) + " threads)" : ""));
+  }
   if (f.shared_cores && !pool_is_limit) {
     if (pool_known && v.shared_utilization >= 0) {
       others.push_back(SharedUse(v, f) + CeilingSuffix("combined CPU", v.shared_ceiling));
@@ -434,9 +490,21 @@ Verdict Judge(const RunFigures& figures) {
     }
   }
   if (winner == nullptr || winner->source != Source::kNetwork) {
-    others.push_back(NetworkUse(v, f) + (v.network_bits_per_second < 0
-                                             ? std::string()
-                                             : CeilingSuffix("network", v.network_ceiling)));
+    std::string use = NetworkUse(v, f);
+    if (!NoWire(f) && v.network_bits_per_second >= 0) use += CeilingSuffix("network", v.network_ceiling);
+    others.push_back(use);
+  }
+  if (over_declared) {
+    others.push_back("more went through than the declared " + FormatBits(f.link_bits_per_second) +
+                     " can carry: the link is faster than declared (check --link)");
+  }
+  if (v.server_cpu_per_call > 0 && f.server_xml_seconds_per_call >= 0) {
+    const double xml = std::min(f.server_xml_seconds_per_call, v.server_cpu_per_call);
+    others.push_back("server CPU per call " + FormatSeconds(v.server_cpu_per_call) + ": XML parse + serialize " +
+                     FormatSeconds(xml) + " (" + FormatPercent(xml / v.server_cpu_per_call) +
+                     "), HTTP, kernel and the rest " + FormatSeconds(v.server_cpu_per_call - xml));
+  } else if (v.server_cpu_per_call > 0) {
+    others.push_back("where the server's CPU goes is unknown (it serves no Lather /metrics)");
   }
   if (f.envelope_share >= 0 && f.envelope_share <= 1) {
     others.push_back("envelope is " + FormatPercent(f.envelope_share) + " of bytes on the wire");

@@ -81,7 +81,8 @@ TEST_CASE("the text names the limit first, then each other resource with its cei
         "limit: client CPU (1.97 of 2 cores = 98% at 20,000 calls/s -> client ceiling ~ 20,300 calls/s). "
         "server used 1.20 of 4 cores (30%) -> server ceiling ~ 66,700 calls/s; "
         "network 32 Mbit/s = 3% of 1 Gbit/s (assumed 1 Gbit/s; declare with --link) -> network ceiling ~ "
-        "625,000 calls/s; envelope is 87% of bytes on the wire.");
+        "625,000 calls/s; where the server's CPU goes is unknown (it serves no Lather /metrics); envelope is 87% of "
+        "bytes on the wire.");
   const size_t limit_at = text.find("limit: client CPU");
   const size_t server_at = text.find("server ceiling");
   const size_t network_at = text.find("network ceiling");
@@ -353,6 +354,7 @@ TEST_CASE("every limit has its name", "[stress][verdict]") {
   CHECK(LimitName(Verdict::Limit::kClientCpu) == "client CPU");
   CHECK(LimitName(Verdict::Limit::kServerCpu) == "server CPU");
   CHECK(LimitName(Verdict::Limit::kNetwork) == "network");
+  CHECK(LimitName(Verdict::Limit::kServerWaiting) == "server waiting");
   CHECK(LimitName(Verdict::Limit::kConcurrency) == "concurrency");
   CHECK(LimitName(Verdict::Limit::kOfferedLoad) == "offered load");
   CHECK(LimitName(Verdict::Limit::kUnknown) == "unknown");
