@@ -17,7 +17,8 @@ The invariants, checked in every scenario:
   - every known ceiling (-1 = unknown) >= the calls/s achieved (x 0.999 for rounding)
   - network_utilization is the busier direction (full duplex) or the sum of both (--half-duplex), and
     bytes.half_duplex says which
-  - each direction's utilization = its wire bytes per call x 8 x calls/s / the link's bits per second
+  - each direction's utilization = its wire bytes per call x 8 x calls/s / the link's bits per second;
+    with no link judged (network_ceiling -1, e.g. loopback without --link) every network share is -1
   - the named limit (network, server CPU, client CPU) has a known ceiling, the lowest of the known ones,
     and within 1/0.8 of the calls/s achieved (a saturated resource cannot have much room left)
 With --namespaced (the target is in the other namespace, over a veth):
@@ -184,7 +185,11 @@ def main():
                     f"full duplex: network_utilization {net:.4f} = the busier of up {up:.4f}, down {down:.4f}")
     link = b("link_bits_per_second")
     wire_up, wire_down, wire = b("wire_up_bytes_per_call"), b("wire_down_bytes_per_call"), b("wire_bytes_per_call")
-    if known(cps) and known(link) and link > 0:
+    no_wire = v("network_ceiling") == UNKNOWN
+    if no_wire:  # no link to judge (loopback without --link): a share of it is unknown too, not 0
+        for k, share in (("network_utilization", net), ("network_up_utilization", up), ("network_down_utilization", down)):
+            c.check(share == UNKNOWN, f"network_ceiling is -1 (no link judged), so verdict.{k} is -1 too (got {share!r})")
+    elif known(cps) and known(link) and link > 0:
         for name, share, per_call in (("up", up, wire_up), ("down", down, wire_down)):
             if known(share) and known(per_call):
                 expect = per_call * 8 * cps / link

@@ -42,7 +42,13 @@ for bin in "$service_bin" "$stress_bin" "$python"; do
 done
 
 work=$(mktemp -d "/tmp/lather-topology-$name-XXXXXX")
-lt_on_teardown() { rm -rf "$work"; }
+# LATHER_TOPOLOGY_KEEP=DIR keeps each scenario's report as DIR/NAME.json.
+lt_on_teardown() {
+  if [[ -n ${LATHER_TOPOLOGY_KEEP:-} && -s $work/report.json ]]; then
+    mkdir -p "$LATHER_TOPOLOGY_KEEP" && cp "$work/report.json" "$LATHER_TOPOLOGY_KEEP/$name.json"
+  fi
+  rm -rf "$work"
+}
 lt_traps
 
 needs_namespaces() {
