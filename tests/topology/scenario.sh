@@ -83,15 +83,49 @@ stress() {
   local ns=$1 url=$2 connections=$3
   shift 3
   echo "+ lather-stress $url -c $connections $* --server-pid $service_pid"
+  local host_before children_before children_after server_before started rc
+  host_before=$(host_busy_ticks)
+  children_ticks_into children_before
+  server_before=$(process_ticks "$service_pid")
+  started=$(date +%s.%N)
   lt_run "$ns" 60 "$stress_bin" "$url" -c "$connections" --server-pid "$service_pid" --json "$work/report.json" "$@"
-  local rc=$?
+  rc=$?
+  children_ticks_into children_after
+  # Cores used by anything but the server and lather-stress during the run (other processes, the
+  # hypervisor's steal): lather-stress cannot see them, and a verdict on CPU can be wrong because of them.
+  neighbours=$(awk -v h=$(($(host_busy_ticks) - host_before)) -v c=$((children_after - children_before)) \
+    -v s=$(($(process_ticks "$service_pid") - server_before)) -v t0="$started" -v t1="$(date +%s.%N)" \
+    -v hz="$(getconf CLK_TCK)" 'BEGIN { x = (h - c - s) / hz / (t1 - t0); printf "%.2f", x < 0 ? 0 : x }')
+  echo "+ other work on the host during the run: $neighbours cores (not the server, not lather-stress)"
   ((rc == 0)) || fail "lather-stress exited with $rc"
   [[ -s $work/report.json ]] || fail "lather-stress wrote no JSON"
 }
 
+# CPU ticks: the host's busy ones (all cores, steal included), this shell's reaped children's (lather-stress
+# under timeout), one live process's.
+host_busy_ticks() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat; }
+# (`times` must run in this shell, not in a $(...) subshell, whose children are its own.)
+children_ticks_into() {
+  times >"$work/times"
+  printf -v "$1" '%s' "$(awk -v hz="$(getconf CLK_TCK)" 'NR == 2 {
+    split($0, f, /[ms]+/); printf "%d", ((f[1] * 60 + f[2]) + (f[3] * 60 + f[4])) * hz }' "$work/times")"
+}
+process_ticks() { awk '{ sub(/.*\) /, ""); print $12 + $13 }' "/proc/$1/stat" 2>/dev/null || echo 0; }
+
+# check FLAGS...: check_run.py on the report. When only expectations failed (the verdict's word...) while
+# other work used more than 0.25 of a core, it is a skip (77), not a failure: the premise (the cores are
+# ours) did not hold. An invariant that fails, or any failure on a quiet host, fails.
 check() {
   echo "+ check_run.py $*"
-  "$python" "$here/check_run.py" "$work/report.json" "$@" || fail "the verdict or its figures are wrong (above)"
+  "$python" "$here/check_run.py" "$work/report.json" "$@"
+  local rc=$?
+  ((rc == 0)) && return 0
+  if ((rc == 2)) && awk -v n="${neighbours:-0}" 'BEGIN { exit !(n > 0.25) }'; then
+    echo "scenario $name: SKIP: the verdict above is not the expected one, while other work used $neighbours cores"
+    echo "  of this host: lather-stress cannot tell a thread that waits for a core from one that waits for work."
+    exit 77
+  fi
+  fail "the verdict or its figures are wrong (above); other work on the host: ${neighbours:-?} cores"
 }
 
 case $name in
