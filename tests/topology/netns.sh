@@ -172,16 +172,26 @@ lt_start() {
   printf -v "$var" '%s' "${child:-$LT_TIMEOUT_PID}"
 }
 
-# lt_run NS SECONDS CMD...: runs CMD in NS ("host" = here) in the foreground; TERM after SECONDS, KILL 5 s
-# later. Returns CMD's exit status (124 when it timed out).
+# lt_run NS SECONDS CMD...: runs CMD in NS ("host" = here) and waits for it; TERM after SECONDS, KILL 5 s
+# later. Returns CMD's exit status (124 when it timed out). CMD runs as a background job that this shell
+# waits for, so that a TERM or INT to the shell runs its trap (lt_teardown, which stops CMD) at once
+# instead of after CMD ends.
 lt_run() {
   local ns=$1 seconds=$2
   shift 2
   if [[ $ns == host ]]; then
-    timeout -k 5 "$seconds" "$@"
+    timeout -k 5 "$seconds" "$@" &
   else
-    timeout -k 5 "$seconds" ip netns exec "$ns" "$@"
+    timeout -k 5 "$seconds" ip netns exec "$ns" "$@" &
   fi
+  local pid=$! rc
+  LT_PIDS+=("$pid")
+  wait "$pid"
+  rc=$?
+  local kept=() p
+  for p in "${LT_PIDS[@]}"; do [[ $p == "$pid" ]] || kept+=("$p"); done
+  LT_PIDS=("${kept[@]}")
+  return "$rc"
 }
 
 # lt_wait_file FILE PID [SECONDS]: returns 0 once FILE is non-empty, 1 if PID exits or SECONDS (10) pass.
