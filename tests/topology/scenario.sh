@@ -17,9 +17,10 @@
 #
 # The namespaces come from tests/topology/netns.sh (unique per run, torn down on exit and on failure);
 # the figures are checked by tests/topology/check_run.py (its header lists the invariants). Every run is
-# bounded (-d and a timeout; servers by LT_MAX_SECONDS). Prints lather-stress's report and one line per
-# check. Exit 0 all passed, 1 a check or a step failed, 77 (CTest SKIP_RETURN_CODE) no root or no
-# network namespaces here, 64 bad usage.
+# bounded (-d and a timeout; servers by LT_MAX_SECONDS). Prints lather-stress's report, the CPU other work
+# used on the host during the run, and one line per check. Exit 0 all passed; 1 a check or a step failed;
+# 77 (CTest SKIP_RETURN_CODE) no root or no network namespaces here, or the verdict's word was not the
+# expected one while other work used more than 0.25 of a core (see check() below); 64 bad usage.
 set -uo pipefail
 
 if [[ $# -ne 2 ]]; then
