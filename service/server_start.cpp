@@ -20,6 +20,8 @@ class ServerWithAdmin final : public Server {
   const std::string& address() const override { return engine_->address(); }
   std::string admin_address() const override { return admin_->address(); }
   std::string RenderMetrics() override { return engine_->RenderMetrics(); }
+  int64_t StalledMillis() override { return engine_->StalledMillis(); }
+  uint64_t RequestsAnswered() override { return engine_->RequestsAnswered(); }
   void Stop() override { engine_->Stop(); }
   void Wait() override {
     engine_->Wait();

@@ -41,8 +41,14 @@ void SendAll(int fd, const std::string& bytes) {
 
 Status AdminServer::Start(const std::string& listen, std::function<std::string()> render_metrics,
                           std::unique_ptr<AdminServer>* out) {
+  AdminHandlers handlers;
+  handlers.render_metrics = std::move(render_metrics);
+  return Start(listen, std::move(handlers), out);
+}
+
+Status AdminServer::Start(const std::string& listen, AdminHandlers handlers, std::unique_ptr<AdminServer>* out) {
   std::unique_ptr<AdminServer> admin(new AdminServer());
-  admin->render_metrics_ = std::move(render_metrics);
+  admin->handlers_ = std::move(handlers);
   Status s = Listen(listen, &admin->acceptor_, &admin->port_, &admin->address_);
   if (!s.ok()) {
     return s.kind() == Status::Kind::kInvalidArgument ? Status::InvalidArgument("--admin-listen: " + s.message())
@@ -109,12 +115,17 @@ void AdminServer::Serve(int fd) {
   const bool get = request.method == "GET", head = request.method == "HEAD";
   std::string response;
   if (request.path == "/metrics" && get) {
-    const std::string body = render_metrics_();
+    const std::string body = handlers_.render_metrics();
     AppendResponseHead(200, "text/plain; version=0.0.4; charset=utf-8", body.size(), false, "", &response);
     response += body;
   } else if (request.path == "/healthz" && (get || head)) {
-    AppendResponseHead(200, "text/plain; charset=utf-8", 3, false, "", &response);
-    if (get) response += "ok\n";
+    const auto [status, body] = handlers_.health ? handlers_.health() : std::pair<int, std::string>(200, "ok\n");
+    AppendResponseHead(status, "text/plain; charset=utf-8", body.size(), false, "", &response);
+    if (get) response += body;
+  } else if (request.path == "/reload" && handlers_.reload && request.method == "POST") {
+    const std::string body = handlers_.reload();
+    AppendResponseHead(202, "text/plain; charset=utf-8", body.size(), false, "", &response);
+    response += body;
   } else if (request.path == "/metrics" || request.path == "/healthz") {
     response = FaultResponse(405, "method " + std::string(request.method) + " is not allowed on " +
                                       std::string(request.path) + " (use GET)", "Allow: GET\r\n");

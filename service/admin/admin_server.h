@@ -15,10 +15,20 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "common/status.h"
 
 namespace lather {
+
+// What the admin listener answers with; each is called on the admin thread and must be thread-safe.
+struct AdminHandlers {
+  std::function<std::string()> render_metrics;  // the body of GET /metrics
+  // GET|HEAD /healthz: the status and body; unset: 200 "ok".
+  std::function<std::pair<int, std::string>()> health;
+  // POST /reload: starts a reload (the supervisor's hot swap) and returns what it did; unset: 404.
+  std::function<std::string()> reload;
+};
 
 class AdminServer {
  public:
@@ -26,6 +36,8 @@ class AdminServer {
   // the body of GET /metrics. InvalidArgument for a malformed address, IOError if it cannot bind.
   static Status Start(const std::string& listen, std::function<std::string()> render_metrics,
                       std::unique_ptr<AdminServer>* out);
+  // The same with every handler.
+  static Status Start(const std::string& listen, AdminHandlers handlers, std::unique_ptr<AdminServer>* out);
   ~AdminServer();  // Stop() and join
   AdminServer(const AdminServer&) = delete;
   AdminServer& operator=(const AdminServer&) = delete;
@@ -43,7 +55,7 @@ class AdminServer {
   // Reads one request from `fd` and answers it.
   void Serve(int fd);
 
-  std::function<std::string()> render_metrics_;
+  AdminHandlers handlers_;
   boost::asio::io_context io_{1};
   boost::asio::ip::tcp::acceptor acceptor_{io_};
   boost::thread thread_;

@@ -61,6 +61,14 @@ void LoopMetrics::RecordRequest(size_t operation, size_t outcome, double seconds
   duration_.Record(seconds);
 }
 
+uint64_t LoopMetrics::RequestsTotal() const {
+  uint64_t total = 0;
+  for (const auto& by_outcome : requests_) {
+    for (const auto& count : by_outcome) total += count.load(std::memory_order_relaxed);
+  }
+  return total;
+}
+
 void LoopMetrics::RecordRejection(int status) {
   for (size_t i = 0; i < kRejectionStatuses.size(); ++i) {
     if (kRejectionStatuses[i] == status) return Add(rejections_[i], 1);

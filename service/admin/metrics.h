@@ -38,6 +38,8 @@ class LoopMetrics {
  public:
   // A SOAP request ran: `operation` indexes kMetricOperations, `outcome` kMetricOutcomes.
   void RecordRequest(size_t operation, size_t outcome, double seconds);
+  // Every request counted by RecordRequest so far (all operations and outcomes).
+  uint64_t RequestsTotal() const;
   // How long gSOAP took to read the request up to the operation, and to write the response after it.
   void RecordParseSerialize(double parse_seconds, double serialize_seconds) {
     parse_.Record(parse_seconds);

@@ -45,6 +45,7 @@ BlockingConnection::BlockingConnection(int fd, const ClassicShared& shared, Loop
   router_.set_max_queue_wait(std::chrono::duration<double>(options_.max_queue_wait).count());
   router_.set_https(options_.tls != nullptr);
   router_.set_max_decoded_bytes(options_.http.max_body_bytes);
+  router_.set_fault_injection(options_.fault_injection);
 }
 
 BlockingConnection::~BlockingConnection() {

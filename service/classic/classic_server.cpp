@@ -99,6 +99,15 @@ class ClassicServer final : public Server {
   const std::string& address() const override { return address_; }
   void Stop() override { state_->stopping.store(true); }
   std::string RenderMetrics() override { return state_->RenderAll(); }
+  // A connection thread is the textbook model's unit and may block on its client for as long as the
+  // timeouts allow, so only the pool's jobs count as stalls here.
+  int64_t StalledMillis() override { return state_->pool ? state_->pool->LongestJobNanos() / 1'000'000 : 0; }
+  uint64_t RequestsAnswered() override {
+    boost::lock_guard<boost::mutex> lock(state_->mutex);
+    uint64_t answered = state_->ended.RequestsTotal();
+    for (const LoopMetrics* m : state_->live) answered += m->RequestsTotal();
+    return answered;
+  }
   void Wait() override;
 
  private:
@@ -119,7 +128,8 @@ Status ClassicServer::Start() {
   ClassicState& state = *state_;
   Status s = StartStore(state.options, &state.committer, &state.pool);
   if (!s.ok()) return s;
-  s = Listen(state.options.listen, &acceptor_, &port_, &address_);
+  s = state.options.listen_fd >= 0 ? AdoptListener(state.options.listen_fd, &acceptor_, &port_, &address_)
+                                   : Listen(state.options.listen, &acceptor_, &port_, &address_);
   if (!s.ok()) return s;
   boost::system::error_code ignored;
   acceptor_.non_blocking(true, ignored);  // poll() says when; a vanished connection must not block accept

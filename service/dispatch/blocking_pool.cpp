@@ -9,6 +9,7 @@
 #include <chrono>
 #include <exception>
 
+#include "common/clock.h"
 #include "common/log.h"
 #include "service/http/gzip_body.h"
 #include "service/http/stamped_receive.h"
@@ -118,6 +119,7 @@ void BlockingPool::Run(Worker* worker) {
       job = std::move(queue_.front());
       queue_.pop_front();
     }
+    worker->busy_since_ns.store(MonotonicNanos(), std::memory_order_relaxed);
     try {
       job(*worker->engine);
     } catch (const std::exception& e) {
@@ -125,7 +127,18 @@ void BlockingPool::Run(Worker* worker) {
     } catch (...) {
       LogLine("blocking pool: unexpected exception");
     }
+    worker->busy_since_ns.store(0, std::memory_order_relaxed);
   }
+}
+
+int64_t BlockingPool::LongestJobNanos() const {
+  const int64_t now = MonotonicNanos();
+  int64_t longest = 0;
+  for (const auto& worker : workers_) {
+    const int64_t since = worker->busy_since_ns.load(std::memory_order_relaxed);
+    if (since > 0 && now - since > longest) longest = now - since;
+  }
+  return longest;
 }
 
 }  // namespace lather

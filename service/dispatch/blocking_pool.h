@@ -9,6 +9,7 @@
 #include <boost/thread/mutex.hpp>
 #include <boost/thread/thread.hpp>
 
+#include <atomic>
 #include <deque>
 #include <functional>
 #include <memory>
@@ -68,6 +69,10 @@ class BlockingPool {
   // Jobs waiting for a worker now.
   size_t queued();
 
+  // How long the longest-running job has run so far, in nanoseconds (0 when every worker is idle): a
+  // supervisor's hang check. Thread-safe, lock-free.
+  int64_t LongestJobNanos() const;
+
   // Runs the jobs already queued, then joins the workers. Idempotent.
   void Stop();
 
@@ -75,6 +80,7 @@ class BlockingPool {
   struct Worker {
     std::unique_ptr<Operations> operations;
     std::unique_ptr<SoapEngine> engine;
+    std::atomic<int64_t> busy_since_ns{0};  // CLOCK_MONOTONIC when its job started; 0 when idle
   };
   BlockingPool(size_t max_queue) : max_queue_(max_queue) {}
   void Run(Worker* worker);

@@ -5,6 +5,7 @@
 #include <limits>
 #include <utility>
 
+#include "service/dispatch/fault_injection.h"
 #include "service/http/gzip_body.h"
 #include "service/http/http_response.h"
 #include "service/memory/memory_return.h"
@@ -92,7 +93,10 @@ void RequestRouter::Route(const HttpRequest& request, bool allow_keep_alive, dou
   response->Clear();
   const bool keep_alive = request.keep_alive && allow_keep_alive;
   if (request.path == "/soap") {
-    if (request.method == "POST") return ServeSoap(request, keep_alive, waited_seconds, response);
+    if (request.method == "POST") {
+      if (fault_injection_ && !request.fault.empty()) InjectFault(request.fault);
+      return ServeSoap(request, keep_alive, waited_seconds, response);
+    }
     if (request.method == "GET" && IsWsdlQuery(request.query)) {
       const std::string_view host = request.host.empty() ? std::string_view(local_address_) : request.host;
       // Behind a TLS-terminating proxy (X-Forwarded-Proto: https) the address clients must use is https.

@@ -66,6 +66,8 @@ class RequestRouter {
 
   // SOAP requests that waited longer than `limit_seconds` (> 0) get Busy() instead of being run.
   void set_max_queue_wait(double limit_seconds) { max_queue_wait_ = limit_seconds; }
+  // Honour X-Lather-Fault (service/dispatch/fault_injection.h); off by default.
+  void set_fault_injection(bool on) { fault_injection_ = on; }
   double max_queue_wait() const { return max_queue_wait_; }
 
   // Fills *response (cleared first) for `request`, which arrived `waited_seconds` ago. With
@@ -98,6 +100,7 @@ class RequestRouter {
   std::function<std::string()> render_metrics_;
   std::string local_address_;
   bool https_ = false;
+  bool fault_injection_ = false;
 };
 
 }  // namespace lather

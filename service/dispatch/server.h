@@ -29,6 +29,14 @@ class Server {
   // The text GET /metrics answers (Prometheus format): every thread's counters summed. Thread-safe.
   virtual std::string RenderMetrics() = 0;
 
+  // For a supervisor's hang check: how long, in milliseconds, the most stuck part of the engine has gone
+  // without progress (an event loop that has not ticked, a pool job still running); 0 when all move.
+  // Thread-safe.
+  virtual int64_t StalledMillis() { return 0; }
+
+  // SOAP requests answered so far (every operation and outcome). Thread-safe.
+  virtual uint64_t RequestsAnswered() { return 0; }
+
   // Begins a graceful stop. Thread-safe and idempotent.
   virtual void Stop() = 0;
 

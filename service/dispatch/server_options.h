@@ -55,6 +55,15 @@ struct ServerOptions {
   std::chrono::milliseconds idle_timeout{60000};
   // On SIGINT/SIGTERM, requests still running after this time are abandoned.
   std::chrono::milliseconds shutdown_grace{10000};
+  // A listening socket to serve instead of binding `listen` (inherited from the --workers supervisor or
+  // from systemd's LISTEN_FDS); -1: bind `listen`.
+  int listen_fd = -1;
+  // On a graceful stop (SIGTERM), an idle keep-alive connection is kept this long so that its next request
+  // is answered (with Connection: close) instead of the connection being cut under it; 0: idle connections
+  // close at once. Workers of --workers drain this way when they are replaced.
+  std::chrono::milliseconds drain_idle{0};
+  // Honour the X-Lather-Fault request header (crash, hang, leak): for tests and demos of --workers only.
+  bool fault_injection = false;
   // Serve HTTPS with this certificate and key (--tls-cert/--tls-key, loaded by main); null: plain HTTP.
   std::shared_ptr<const TlsContext> tls;
 };

@@ -52,6 +52,17 @@ void Connection::CloseIfIdle() {
   if (phase_ == Phase::kIdle || phase_ == Phase::kLingering || phase_ == Phase::kHandshake) Close();
 }
 
+void Connection::DrainIfIdle(std::chrono::milliseconds grace) {
+  if (phase_ == Phase::kLingering || phase_ == Phase::kHandshake) return Close();
+  if (phase_ != Phase::kIdle) return;  // busy: it closes after its current response
+  // Idle: its next request (already on its way, perhaps) is answered with Connection: close; a client that
+  // sends none within `grace` is closed then.
+  timer_.expires_after(grace);
+  timer_.async_wait([self = shared_from_this()](const boost::system::error_code& error) {
+    if (!error) self->OnDeadline();
+  });
+}
+
 void Connection::SetPhase(Phase phase) {
   if (phase == phase_ && phase != Phase::kIdle) return;  // a phase's deadline runs from its start
   phase_ = phase;

@@ -10,6 +10,7 @@
 #include <boost/asio/steady_timer.hpp>
 
 #include <array>
+#include <chrono>
 #include <memory>
 #include <string>
 
@@ -32,6 +33,10 @@ class Connection : public std::enable_shared_from_this<Connection> {
   // Closes the connection now if no request is in progress (shutdown); otherwise it closes after
   // the response it is working on.
   void CloseIfIdle();
+
+  // Called when the loop begins a draining stop: an idle connection waits up to `grace` for one last
+  // request (answered with Connection: close); a lingering or handshaking one closes now.
+  void DrainIfIdle(std::chrono::milliseconds grace);
 
  private:
   // kLingering: a rejection was written and sending shut down; what the client still sends is read

@@ -3,6 +3,7 @@
 #include <exception>
 #include <vector>
 
+#include "common/clock.h"
 #include "common/log.h"
 #include "service/event/connection.h"
 
@@ -18,9 +19,21 @@ EventLoop::EventLoop(const ServerOptions& options, BlockingPool* pool)
   router_.set_max_queue_wait(std::chrono::duration<double>(options.max_queue_wait).count());
   router_.set_https(options.tls != nullptr);
   router_.set_max_decoded_bytes(options.http.max_body_bytes);
+  router_.set_fault_injection(options.fault_injection);
+  last_tick_ns_.store(MonotonicNanos(), std::memory_order_relaxed);
+}
+
+void EventLoop::Tick() {
+  last_tick_ns_.store(MonotonicNanos(), std::memory_order_relaxed);
+  if (stopping_) return;
+  tick_.expires_after(std::chrono::milliseconds(100));
+  tick_.async_wait([this](const boost::system::error_code& error) {
+    if (!error) Tick();
+  });
 }
 
 void EventLoop::Run() {
+  Tick();
   for (;;) {
     try {
       io_.run();
@@ -36,9 +49,17 @@ void EventLoop::Run() {
 void EventLoop::BeginStop() {
   stopping_ = true;
   work_.reset();
+  boost::system::error_code ignored;
+  tick_.cancel(ignored);
   // Copy: closing a connection removes it from the set.
   const std::vector<std::shared_ptr<Connection>> connections(connections_.begin(), connections_.end());
-  for (const auto& connection : connections) connection->CloseIfIdle();
+  for (const auto& connection : connections) {
+    if (options_.drain_idle.count() > 0) {
+      connection->DrainIfIdle(options_.drain_idle);
+    } else {
+      connection->CloseIfIdle();
+    }
+  }
 }
 
 void EventLoop::Add(const std::shared_ptr<Connection>& connection) { connections_.insert(connection); }

@@ -5,6 +5,7 @@
 
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
 
 #include <atomic>
 #include <memory>
@@ -36,8 +37,13 @@ class EventLoop {
   // Runs the loop until it has no work left after BeginStop(). Catches and logs anything thrown.
   void Run();
 
-  // Called on the loop's thread: no new work is kept alive, idle connections are closed and busy
-  // ones close after their current response.
+  // When the loop last ran its 100 ms tick (MonotonicNanos): a loop stuck in one request stops ticking.
+  // Thread-safe.
+  int64_t last_tick_ns() const { return last_tick_ns_.load(std::memory_order_relaxed); }
+
+  // Called on the loop's thread: no new work is kept alive, idle connections are closed (or, with
+  // options().drain_idle, kept that long for one last request) and busy ones close after their current
+  // response.
   void BeginStop();
 
   // The server-wide count of open connections (decremented here when one closes).
@@ -61,6 +67,9 @@ class EventLoop {
   std::unordered_set<std::shared_ptr<Connection>> connections_;
   bool stopping_ = false;
   std::atomic<int>* connection_count_ = nullptr;
+  boost::asio::steady_timer tick_{io_};
+  std::atomic<int64_t> last_tick_ns_{0};
+  void Tick();
 };
 
 }  // namespace lather

@@ -5,10 +5,12 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/thread/thread.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <functional>
 #include <optional>
 
+#include "common/clock.h"
 #include "common/log.h"
 #include "service/dispatch/server_setup.h"
 #include "service/event/connection.h"
@@ -38,6 +40,8 @@ class EventServer final : public Server {
   void Stop() override;
   void Wait() override;
   std::string RenderMetrics() override { return render_metrics_(); }
+  int64_t StalledMillis() override;
+  uint64_t RequestsAnswered() override;
 
  private:
   void Accept();
@@ -105,7 +109,8 @@ Status EventServer::Start() {
   if (!s.ok()) return s;
   for (int i = 0; i < threads; ++i) loops_.push_back(std::make_unique<EventLoop>(options_, pool_.get()));
   acceptor_ = std::make_unique<tcp::acceptor>(loops_[0]->io());
-  s = Listen(options_.listen, acceptor_.get(), &port_, &address_);
+  s = options_.listen_fd >= 0 ? AdoptListener(options_.listen_fd, acceptor_.get(), &port_, &address_)
+                              : Listen(options_.listen, acceptor_.get(), &port_, &address_);
   if (!s.ok()) return s;
   busy_response_ = BusyResponse(options_.max_connections);
   accept_backoff_ = std::make_unique<asio::steady_timer>(loops_[0]->io());
@@ -125,6 +130,20 @@ Status EventServer::Start() {
     threads_.emplace_back([l] { l->Run(); });
   }
   return Status::Ok();
+}
+
+int64_t EventServer::StalledMillis() {
+  // A loop ticks every 100 ms when it is free to; later than that, it is stuck in something.
+  const int64_t now = MonotonicNanos();
+  int64_t stalled = pool_ ? pool_->LongestJobNanos() : 0;
+  for (const auto& loop : loops_) stalled = std::max(stalled, now - loop->last_tick_ns() - 100'000'000);
+  return stalled > 0 ? stalled / 1'000'000 : 0;
+}
+
+uint64_t EventServer::RequestsAnswered() {
+  uint64_t answered = 0;
+  for (const auto& loop : loops_) answered += loop->metrics().RequestsTotal();
+  return answered;
 }
 
 void EventServer::Stop() {

@@ -73,6 +73,7 @@ void HttpRequestParser::Reset() {
   soap_action_.clear();
   host_.clear();
   forwarded_proto_.clear();
+  fault_.clear();
   authorization_.clear();
   forwarded_for_.clear();
   chunked_body_.clear();
@@ -202,6 +203,8 @@ HttpRequestParser::Result HttpRequestParser::ParseHead(std::string_view head) {
       authorization_.assign(value);
     } else if (EqualsIgnoreCase(name, "x-forwarded-proto")) {
       forwarded_proto_.assign(Trim(value.substr(0, value.find(','))));
+    } else if (EqualsIgnoreCase(name, "x-lather-fault")) {
+      fault_.assign(Trim(value));
     } else if (EqualsIgnoreCase(name, "x-forwarded-for")) {
       forwarded_for_.assign(Trim(value));
     } else if (EqualsIgnoreCase(name, "connection")) {
@@ -233,6 +236,7 @@ HttpRequestParser::Result HttpRequestParser::ParseHead(std::string_view head) {
   request_.host = host_;
   request_.forwarded_proto = forwarded_proto_;
   request_.authorization = authorization_;
+  request_.fault = fault_;
   return Result::kNeedMore;  // head done; the body follows
 }
 

@@ -32,6 +32,7 @@ struct HttpRequest {
   std::string_view host;
   std::string_view forwarded_proto;  // X-Forwarded-Proto (its first value), set by a reverse proxy
   std::string_view authorization;    // the Authorization header, as sent
+  std::string_view fault;            // X-Lather-Fault (fault injection for tests; honoured only if enabled)
   bool has_soap_action = false;
   bool keep_alive = true;     // HTTP/1.1 default, "Connection: close" or HTTP/1.0 turn it off
   bool http10 = false;        // an HTTP/1.0 request (keep-alive only if asked, and then announced)
@@ -89,7 +90,7 @@ class HttpRequestParser {
   std::string error_reason_;
   // Owned copies of the head fields (the caller's buffer may move while the body arrives).
   std::string method_, target_, content_type_, content_encoding_, soap_action_, host_, forwarded_proto_;
-  std::string authorization_;
+  std::string authorization_, fault_;
   std::string forwarded_for_;
   std::string chunked_body_;
   HttpRequest request_;

@@ -25,6 +25,7 @@ std::string_view StatusReason(int status) {
   switch (status) {
     case 100: return "Continue";
     case 200: return "OK";
+    case 202: return "Accepted";
     case 400: return "Bad Request";
     case 401: return "Unauthorized";
     case 404: return "Not Found";

@@ -1,5 +1,10 @@
 #include "service/http/listener.h"
 
+#include <sys/socket.h>
+
+#include <cerrno>
+#include <cstring>
+
 namespace lather {
 
 namespace asio = boost::asio;
@@ -47,6 +52,25 @@ Status Listen(const std::string& listen, tcp::acceptor* acceptor, uint16_t* port
     *address = shown_host + ":" + std::to_string(*port);
   } catch (const boost::system::system_error& e) {
     return Status::IOError("cannot listen on " + listen + ": " + e.code().message());
+  }
+  return Status::Ok();
+}
+
+Status AdoptListener(int fd, tcp::acceptor* acceptor, uint16_t* port, std::string* address) {
+  try {
+    sockaddr_storage local{};
+    socklen_t length = sizeof local;
+    if (getsockname(fd, reinterpret_cast<sockaddr*>(&local), &length) != 0) {
+      return Status::IOError("inherited listening socket " + std::to_string(fd) + ": " + std::strerror(errno));
+    }
+    acceptor->assign(local.ss_family == AF_INET6 ? tcp::v6() : tcp::v4(), fd);
+    const tcp::endpoint endpoint = acceptor->local_endpoint();
+    *port = endpoint.port();
+    const std::string shown_host = endpoint.address().is_v6() ? "[" + endpoint.address().to_string() + "]"
+                                                                : endpoint.address().to_string();
+    *address = shown_host + ":" + std::to_string(*port);
+  } catch (const boost::system::system_error& e) {
+    return Status::IOError("cannot use the inherited listening socket " + std::to_string(fd) + ": " + e.code().message());
   }
   return Status::Ok();
 }

@@ -1,4 +1,5 @@
-// Listen: opens the listening socket of a HOST:PORT the command line gave. A function; thread-safe.
+// Listen: opens the listening socket of a HOST:PORT the command line gave, or takes over one inherited
+// from a parent process. Functions; thread-safe.
 #pragma once
 
 #include <boost/asio/ip/tcp.hpp>
@@ -15,5 +16,10 @@ namespace lather {
 // IOError when it cannot be bound.
 Status Listen(const std::string& listen, boost::asio::ip::tcp::acceptor* acceptor, uint16_t* port,
               std::string* address);
+
+// Takes over `fd`, a socket already bound and listening (inherited from the supervisor of --workers, or
+// from systemd's LISTEN_FDS), into *acceptor; sets *port and *address as Listen does. IOError if `fd` is
+// not a socket.
+Status AdoptListener(int fd, boost::asio::ip::tcp::acceptor* acceptor, uint16_t* port, std::string* address);
 
 }  // namespace lather

@@ -51,7 +51,8 @@ int WaitExit(pid_t pid, std::chrono::seconds limit) {
 }
 }  // namespace
 
-ServiceProcess::ServiceProcess(std::string store_uri, std::vector<std::string> extra_args, int max_open_files) {
+ServiceProcess::ServiceProcess(std::string store_uri, std::vector<std::string> extra_args, int max_open_files,
+                               std::string binary) {
   char pattern[] = "/tmp/lather-test-XXXXXX";
   if (::mkdtemp(pattern) == nullptr) throw std::runtime_error("mkdtemp failed");
   folder_ = pattern;
@@ -59,7 +60,7 @@ ServiceProcess::ServiceProcess(std::string store_uri, std::vector<std::string> e
   const std::string port_file = folder_ + "/port";
   const std::string log_file = folder_ + "/service.log";
 
-  std::vector<std::string> args = {ServiceBinary(), "--listen", "127.0.0.1:0", "--store", store_uri_,
+  std::vector<std::string> args = {binary.empty() ? ServiceBinary() : binary, "--listen", "127.0.0.1:0", "--store", store_uri_,
                                    "--port-file", port_file, "--threads", "2"};
   // CTest runs the integration tests once per engine: LATHER_TEST_ENGINE=classic selects the other.
   if (const char* engine = std::getenv("LATHER_TEST_ENGINE"); engine != nullptr && *engine != '\0') {

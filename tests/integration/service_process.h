@@ -16,8 +16,9 @@ class ServiceProcess {
   // flags; waits (at most 15 s) until it has written its port. With `max_open_files` > 0 the
   // service runs under that descriptor limit (RLIMIT_NOFILE, as `ulimit -n`). Throws
   // std::runtime_error if it cannot start.
+  // `binary` replaces the built lather-service (a copy the test may overwrite, for hot swaps).
   explicit ServiceProcess(std::string store_uri = "", std::vector<std::string> extra_args = {},
-                          int max_open_files = 0);
+                          int max_open_files = 0, std::string binary = "");
   // Stops the service if it still runs (SIGTERM, then SIGKILL after 15 s).
   ~ServiceProcess();
 

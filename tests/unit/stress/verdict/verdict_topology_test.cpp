@@ -63,7 +63,7 @@ TEST_CASE("a full-duplex link is judged per direction: the busier one limits", "
   CheckInvariants(v);
 }
 
-TEST_CASE("the old sum of both directions would have read 125% of the link; per direction it never passes 100%",
+TEST_CASE("the old sum of both directions would have read 125% of the link, per direction it never passes 100%",
           "[stress][verdict][topology]") {
   RunFigures f = TwoHostRun();
   f.calls_ok = 17'500;  // 1,750 calls/s: 16.8 Mbit/s both ways, 12.6 Mbit/s down on a 10 Mbit/s link
