@@ -85,8 +85,15 @@ pids=$(cat "$LATHER_CLUSTER_DIR"/run/*.pid | awk '{print $1}')
 pg_pids=$(cat /sys/fs/cgroup/*/lather-cluster/postgres/cgroup.procs /sys/fs/cgroup/lather-cluster/postgres/cgroup.procs \
   2>/dev/null | sort -u || true)
 "$CLUSTER" down
-left=""
-for p in $pids $pg_pids; do [[ -d /proc/$p ]] && left+=" $p($(tr '\0' ' ' <"/proc/$p/cmdline" | cut -c1-60))"; done
+# A process that has ended but not yet been reaped by its parent (a zombie: state Z) is gone; give the
+# others 3 s.
+alive() { [[ -e /proc/$1/stat ]] && [[ $(awk '{print $3}' "/proc/$1/stat" 2>/dev/null) != Z ]]; }
+for _ in $(seq 30); do
+  left=""
+  for p in $pids $pg_pids; do alive "$p" && left+=" $p($(tr '\0' ' ' <"/proc/$p/cmdline" | cut -c1-60))"; done
+  [[ -z $left ]] && break
+  sleep 0.1
+done
 check "no process of the cluster is left (pids $(echo "$pids" "$pg_pids" | tr '\n' ' '))" test -z "$left"
 [[ -z $left ]] || echo "  left: $left"
 check "no process mentions $LATHER_CLUSTER_DIR" test -z "$(pgrep -f -a -- "$LATHER_CLUSTER_DIR" || true)"
