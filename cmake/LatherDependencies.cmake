@@ -9,7 +9,16 @@ find_path(LATHER_GSOAP_IMPORT_DIR soap12.h
   HINTS "${_gsoap_bin}/../share/gsoap/import" /usr/share/gsoap/import
   NO_DEFAULT_PATH REQUIRED)
 
-find_package(Poco REQUIRED COMPONENTS Foundation Util Net JSON Data DataSQLite)
+# Poco's DataPostgreSQL target links PostgreSQL::client, which Debian's Poco leaves to the project (its
+# FindPostgreSQL module is not packaged): libpq from libpq-dev.
+find_library(LATHER_LIBPQ pq REQUIRED)
+find_path(LATHER_LIBPQ_INCLUDE_DIR libpq-fe.h PATH_SUFFIXES postgresql REQUIRED)
+if(NOT TARGET PostgreSQL::client)
+  add_library(PostgreSQL::client UNKNOWN IMPORTED)
+  set_target_properties(PostgreSQL::client PROPERTIES IMPORTED_LOCATION "${LATHER_LIBPQ}"
+                        INTERFACE_INCLUDE_DIRECTORIES "${LATHER_LIBPQ_INCLUDE_DIR}")
+endif()
+find_package(Poco REQUIRED COMPONENTS Foundation Util Net JSON Data DataSQLite DataPostgreSQL)
 find_package(Boost 1.74 REQUIRED COMPONENTS thread chrono)
 find_package(pugixml REQUIRED)
 find_package(Threads REQUIRED)

@@ -20,7 +20,10 @@ bool IsWsdlQuery(std::string_view query) { return query == "wsdl" || query == "W
 // The challenge sent with every 401 (RFC 7617); a WS-Security client ignores it.
 constexpr std::string_view kAuthChallenge = "WWW-Authenticate: Basic realm=\"lather\"\r\n";
 
-std::string_view ExtraHeaders(const SoapOutcome& outcome) { return outcome.unauthorized ? kAuthChallenge : ""; }
+constexpr std::string_view kRetrySoon = "Retry-After: 1\r\n";
+std::string_view ExtraHeaders(const SoapOutcome& outcome) {
+  return outcome.unauthorized ? kAuthChallenge : outcome.unavailable ? kRetrySoon : "";
+}
 
 }  // namespace
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "common/log.h"
+#include "common/log_limiter.h"
 #include "service/memory/memory_return.h"
 #include "service/soap/fault_envelope.h"
 #include "service/soap/markup_limits.h"
@@ -265,12 +266,20 @@ int SoapEngine::Fault(const Status& status) {
   if (status.ok()) return SOAP_OK;
   const char* reason = soap_strdup(soap_, status.message().c_str());
   if (status.kind() == Status::Kind::kInvalidArgument) return soap_sender_fault(soap_, reason, nullptr);
+  if (status.kind() == Status::Kind::kUnavailable) {
+    // A store that cannot serve now: the client should retry soon (503 + Retry-After), not give up.
+    store_unavailable_ = true;
+    LogClientCausedLine("counter store unavailable: " + status.message());
+    return soap_receiver_fault(soap_, soap_strdup(soap_, ("the counter store is unavailable, retry later: " +
+                                                         status.message()).c_str()), nullptr);
+  }
   LogLine("operation failed: " + status.ToString());
   return soap_receiver_fault(soap_, reason, nullptr);
 }
 
 SoapOutcome SoapEngine::Serve(const SoapCall& call, std::string* response_body) {
   serve_start_ = Clock::now();
+  store_unavailable_ = false;
   operation_start_ = operation_end_ = Clock::time_point{};
   call_ = &call;
   envelope_version_ = 0;
@@ -417,6 +426,10 @@ SoapOutcome SoapEngine::Finish() {
     outcome.sender_fault = code != nullptr && *code != nullptr &&
                            (std::strstr(*code, "Sender") != nullptr || std::strstr(*code, "Client") != nullptr);
     if (soap_->version == 2 && outcome.sender_fault) outcome.http_status = 400;
+    if (store_unavailable_) {
+      outcome.http_status = 503;
+      outcome.unavailable = true;
+    }
     if (auth_failed_) {
       outcome.http_status = 401;
       outcome.sender_fault = true;

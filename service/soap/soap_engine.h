@@ -62,6 +62,7 @@ struct SoapOutcome {
   bool sender_fault = false;  // a Client/Sender fault (the request was at fault)
   bool deferred = false;      // not run here: it blocks on the store (see SoapEngine's constructor)
   bool unauthorized = false;  // refused for missing or wrong credentials: 401 + WWW-Authenticate
+  bool unavailable = false;   // the counter store could not serve: 503 + Retry-After, a Server fault
   double parse_seconds = 0;      // from the start to the operation (checks and deserialization)
   double serialize_seconds = 0;  // from the operation's return to the end (the response or fault)
 };
@@ -140,6 +141,7 @@ class SoapEngine {
   const AuthScope auth_scope_;
   const bool defer_blocking_;
   bool auth_failed_ = false;
+  bool store_unavailable_ = false;  // an operation found the counter store unavailable (503)
   // The request's wsse:Security block for us, or null; taken out of soap->header once read so that
   // gSOAP never echoes it (the password) into the response.
   const _wsse__Security* security_ = nullptr;

@@ -1,13 +1,18 @@
 #include "service/store/counter_store.h"
 
+#include <Poco/Data/PostgreSQL/Connector.h>
 #include <Poco/Data/SQLite/Connector.h>
 #include <Poco/Data/Session.h>
+#include <Poco/Data/Statement.h>
 #include <Poco/Exception.h>
 
 #include <unistd.h>
 
-#include <Poco/Data/Statement.h>
+#include "common/log.h"
 
+#include <algorithm>
+#include <cctype>
+#include <chrono>
 #include <filesystem>
 #include <mutex>
 #include <unordered_map>
@@ -20,11 +25,102 @@ namespace lather {
 namespace {
 
 constexpr char kSqlitePrefix[] = "sqlite:";
+constexpr char kPostgresPrefix[] = "postgresql:";
 constexpr size_t kOpenTimeoutSeconds = 2;
+constexpr int64_t kReconnectGapNs = 200'000'000;  // between two attempts to reach a PostgreSQL server
 
 void RegisterConnectors() {
   static std::once_flag once;
-  std::call_once(once, [] { Poco::Data::SQLite::Connector::registerConnector(); });
+  std::call_once(once, [] {
+    Poco::Data::SQLite::Connector::registerConnector();
+    Poco::Data::PostgreSQL::Connector::registerConnector();
+  });
+}
+
+int64_t SteadyNanos() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+// `text` on one line: libpq's messages end lines with "\n\t".
+std::string OneLine(std::string text) {
+  for (char& c : text) {
+    if (c == '\n' || c == '\t' || c == '\r') c = ' ';
+  }
+  while (!text.empty() && text.back() == ' ') text.pop_back();
+  return text;
+}
+
+// %XX escapes of a URI part decoded ("%2Frun%2Fpostgresql" -> "/run/postgresql").
+std::string Unescape(const std::string& text) {
+  std::string out;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '%' && i + 2 < text.size() && std::isxdigit(static_cast<unsigned char>(text[i + 1])) &&
+        std::isxdigit(static_cast<unsigned char>(text[i + 2]))) {
+      out += static_cast<char>(std::stoi(text.substr(i + 1, 2), nullptr, 16));
+      i += 2;
+    } else {
+      out += text[i];
+    }
+  }
+  return out;
+}
+
+// The libpq key=value connection string of a store URI: postgresql://[USER[:PASSWORD]@][HOST][:PORT]
+// [/DB][?KEY=VALUE&...] (Poco's connector takes key=value pairs, not URIs), or what follows "postgresql:"
+// when it is key=value pairs already; with connect_timeout=2 unless one is given.
+std::string PostgresConnectString(const std::string& uri) {
+  std::string pairs;
+  if (uri.rfind("postgresql://", 0) != 0) {
+    pairs = uri.substr(sizeof kPostgresPrefix - 1);
+  } else {
+    std::string rest = uri.substr(13);
+    std::string query;
+    if (const size_t q = rest.find('?'); q != std::string::npos) {
+      query = rest.substr(q + 1);
+      rest.resize(q);
+    }
+    std::string database;
+    if (const size_t slash = rest.find('/'); slash != std::string::npos) {
+      database = rest.substr(slash + 1);
+      rest.resize(slash);
+    }
+    std::string user, password;
+    if (const size_t at = rest.rfind('@'); at != std::string::npos) {
+      user = rest.substr(0, at);
+      rest = rest.substr(at + 1);
+      if (const size_t colon = user.find(':'); colon != std::string::npos) {
+        password = user.substr(colon + 1);
+        user.resize(colon);
+      }
+    }
+    std::string host = rest, port;
+    if (!rest.empty() && rest[0] == '[') {  // [IPv6]:port
+      const size_t close = rest.find(']');
+      host = rest.substr(1, close == std::string::npos ? std::string::npos : close - 1);
+      if (close != std::string::npos && close + 1 < rest.size() && rest[close + 1] == ':') port = rest.substr(close + 2);
+    } else if (const size_t colon = rest.rfind(':'); colon != std::string::npos) {
+      host = rest.substr(0, colon);
+      port = rest.substr(colon + 1);
+    }
+    auto add = [&pairs](const std::string& key, const std::string& value) {
+      if (!value.empty()) pairs += (pairs.empty() ? "" : " ") + key + "=" + Unescape(value);
+    };
+    add("host", host);
+    add("port", port);
+    add("dbname", database);
+    add("user", user);
+    add("password", password);
+    size_t start = 0;
+    while (start < query.size()) {
+      const size_t end = std::min(query.find('&', start), query.size());
+      const std::string param = query.substr(start, end - start);
+      if (const size_t eq = param.find('='); eq != std::string::npos) add(param.substr(0, eq), param.substr(eq + 1));
+      start = end + 1;
+    }
+  }
+  if (pairs.find("connect_timeout") == std::string::npos) pairs += (pairs.empty() ? "" : " ") + std::string("connect_timeout=2");
+  return pairs;
 }
 
 // Wall-clock milliseconds since the epoch: message ids outlive the process, so not steady_clock.
@@ -37,13 +133,113 @@ bool HasMessageId(const CounterIncrement& item) { return item.message_id != null
 
 }  // namespace
 
-CounterStore::CounterStore(std::unique_ptr<Poco::Data::Session> session) : session_(std::move(session)) {}
+CounterStore::CounterStore(bool postgres, std::string connect) : postgres_(postgres), connect_(std::move(connect)) {}
 
 CounterStore::~CounterStore() = default;
 
+std::string CounterStore::Sql(const char* sql) const {
+  std::string out;
+  int n = 0;
+  for (const char* c = sql; *c != '\0'; ++c) {
+    if (*c == '?' && postgres_) {
+      out += "$" + std::to_string(++n);
+    } else {
+      out += *c;
+    }
+  }
+  return out;
+}
+
+void CounterStore::Connect() {
+  if (postgres_) {
+    auto session = std::make_unique<Poco::Data::Session>("PostgreSQL", connect_, kOpenTimeoutSeconds);
+    *session << "SET synchronous_commit = on", now;
+    *session << "SET client_min_messages = warning", now;  // no NOTICE "already exists" on stderr
+    // Many connections (pool threads, workers, nodes) open at once: concurrent CREATE ... IF NOT EXISTS
+    // can still collide in PostgreSQL's catalog, so the set-up is serialized by an advisory lock.
+    *session << "BEGIN", now;
+    try {
+      *session << "SELECT pg_advisory_xact_lock(7316385)", now;  // any constant of ours
+      *session << "CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY NOT NULL, value BIGINT NOT NULL)", now;
+      *session << "CREATE TABLE IF NOT EXISTS message_ids (message_id TEXT PRIMARY KEY NOT NULL, "
+                  "name TEXT NOT NULL, value BIGINT NOT NULL, at BIGINT NOT NULL)",
+          now;
+      *session << "CREATE INDEX IF NOT EXISTS message_ids_at ON message_ids (at)", now;
+      *session << "COMMIT", now;
+    } catch (...) {
+      try {
+        *session << "ROLLBACK", now;
+      } catch (const Poco::Exception&) {
+        // The first error is the one to report.
+      }
+      throw;
+    }
+    session_ = std::move(session);
+    return;
+  }
+  auto session = std::make_unique<Poco::Data::Session>("SQLite", connect_, kOpenTimeoutSeconds);
+  std::string journal_mode;
+  if (connect_ != ":memory:") {
+    *session << "PRAGMA journal_mode=WAL", into(journal_mode), now;
+  }
+  *session << "PRAGMA synchronous=FULL", now;
+  *session << "PRAGMA busy_timeout=10000", now;
+  *session << "CREATE TABLE IF NOT EXISTS counters ("
+              "name TEXT PRIMARY KEY NOT NULL, value INTEGER NOT NULL) WITHOUT ROWID",
+      now;
+  // message_id -> the increment it made: which counter, the value it answered, when (ms since the
+  // epoch; the index finds expired rows without a scan).
+  *session << "CREATE TABLE IF NOT EXISTS message_ids (message_id TEXT PRIMARY KEY NOT NULL, "
+              "name TEXT NOT NULL, value INTEGER NOT NULL, at INTEGER NOT NULL) WITHOUT ROWID",
+      now;
+  *session << "CREATE INDEX IF NOT EXISTS message_ids_at ON message_ids (at)", now;
+  session_ = std::move(session);
+}
+
+Status CounterStore::EnsureConnected() {
+  if (session_ != nullptr) return Status::Ok();
+  const int64_t now_ns = SteadyNanos();
+  if (now_ns < next_connect_ns_) {
+    return Status::Unavailable("the counter store (PostgreSQL) cannot be reached: " + last_error_);
+  }
+  next_connect_ns_ = now_ns + kReconnectGapNs;
+  try {
+    Connect();
+    last_error_.clear();
+    return Status::Ok();
+  } catch (const Poco::Exception& e) {
+    last_error_ = OneLine(e.displayText());
+  } catch (const std::exception& e) {
+    last_error_ = OneLine(e.what());
+  }
+  session_.reset();
+  return Status::Unavailable("the counter store (PostgreSQL) cannot be reached: " + last_error_);
+}
+
+Status CounterStore::Failed(const std::string& raw) {
+  const std::string what = OneLine(raw);
+  if (postgres_) {
+    // The connection may be gone (a restarted server, a network cut): the next call makes a new one.
+    session_.reset();
+    last_error_ = what;
+    next_connect_ns_ = 0;
+  }
+  return Status::Unavailable("counter store: " + what);
+}
+
 Status CounterStore::Open(const std::string& uri, std::unique_ptr<CounterStore>* store) {
+  RegisterConnectors();
+  if (uri.rfind(kPostgresPrefix, 0) == 0) {
+    if (uri.size() == sizeof kPostgresPrefix - 1) return Status::InvalidArgument("store '" + uri + "' names no database");
+    std::unique_ptr<CounterStore> opened(new CounterStore(true, PostgresConnectString(uri)));
+    const Status s = opened->EnsureConnected();  // not reachable now: it will be, or calls say so
+    if (!s.ok()) LogLine(s.message() + "; serving without it and reconnecting");
+    *store = std::move(opened);
+    return Status::Ok();
+  }
   if (uri.rfind(kSqlitePrefix, 0) != 0) {
-    return Status::InvalidArgument("unknown store '" + uri + "' (expected sqlite:PATH)");
+    return Status::InvalidArgument("unknown store '" + uri +
+                                   "' (expected sqlite:PATH or postgresql://USER@HOST:PORT/DATABASE)");
   }
   const std::string path = uri.substr(sizeof kSqlitePrefix - 1);
   if (path.empty()) return Status::InvalidArgument("store '" + uri + "' names no file");
@@ -61,25 +257,10 @@ Status CounterStore::Open(const std::string& uri, std::unique_ptr<CounterStore>*
                              " is not writable");
     }
   }
-  RegisterConnectors();
   try {
-    auto session = std::make_unique<Poco::Data::Session>("SQLite", path, kOpenTimeoutSeconds);
-    std::string journal_mode;
-    if (path != ":memory:") {
-      *session << "PRAGMA journal_mode=WAL", into(journal_mode), now;
-    }
-    *session << "PRAGMA synchronous=FULL", now;
-    *session << "PRAGMA busy_timeout=10000", now;
-    *session << "CREATE TABLE IF NOT EXISTS counters ("
-                "name TEXT PRIMARY KEY NOT NULL, value INTEGER NOT NULL) WITHOUT ROWID",
-        now;
-    // message_id -> the increment it made: which counter, the value it answered, when (ms since the
-    // epoch; the index finds expired rows without a scan).
-    *session << "CREATE TABLE IF NOT EXISTS message_ids (message_id TEXT PRIMARY KEY NOT NULL, "
-                "name TEXT NOT NULL, value INTEGER NOT NULL, at INTEGER NOT NULL) WITHOUT ROWID",
-        now;
-    *session << "CREATE INDEX IF NOT EXISTS message_ids_at ON message_ids (at)", now;
-    store->reset(new CounterStore(std::move(session)));
+    std::unique_ptr<CounterStore> opened(new CounterStore(false, path));
+    opened->Connect();
+    *store = std::move(opened);
     return Status::Ok();
   } catch (const Poco::Exception& e) {
     return Status::IOError("cannot open store '" + path + "': " + e.displayText());
@@ -98,18 +279,20 @@ Status CounterStore::Increment(const std::string& name, const std::string& messa
     *value = batch[0].value;
     return batch[0].status;
   }
+  Status s = EnsureConnected();
+  if (!s.ok()) return s;
   try {
     *value = IncrementRow(name);
     return Status::Ok();
   } catch (const Poco::Exception& e) {
-    return Status::Unavailable("counter store: " + e.displayText());
+    return Failed(e.displayText());
   }
 }
 
 int64_t CounterStore::IncrementRow(const std::string& name) {
   Poco::Int64 result = 0;
-  *session_ << "INSERT INTO counters (name, value) VALUES (?, 1) "
-               "ON CONFLICT(name) DO UPDATE SET value = value + 1 RETURNING value",
+  *session_ << Sql("INSERT INTO counters (name, value) VALUES (?, 1) "
+                   "ON CONFLICT (name) DO UPDATE SET value = counters.value + 1 RETURNING value"),
       useRef(name), into(result), now;
   return result;
 }
@@ -131,23 +314,33 @@ void CounterStore::RunBatch(std::vector<CounterIncrement>* batch, int64_t now_ms
     const std::string& id = *item.message_id;
     auto it = seen.find(id);
     if (it == seen.end()) {
+      // Claim the id first: two writers (processes, nodes) with the same id cannot both count it. A
+      // concurrent claim waits on the other's transaction (PostgreSQL) or is excluded by the write lock
+      // (SQLite's BEGIN IMMEDIATE).
+      Poco::Int64 at = now_ms;
+      int claimed = 0;
+      Poco::Data::Statement claim(*session_);
+      claim << Sql("INSERT INTO message_ids (message_id, name, value, at) VALUES (?, ?, 0, ?) "
+                   "ON CONFLICT (message_id) DO NOTHING RETURNING 1"),
+          useRef(id), useRef(*item.name), useRef(at), into(claimed);
+      bool counts = claim.execute() > 0;
       std::string stored_name;
       Poco::Int64 stored_value = 0, stored_at = 0;
-      Poco::Data::Statement select(*session_);
-      select << "SELECT name, value, at FROM message_ids WHERE message_id = ?", into(stored_name),
-          into(stored_value), into(stored_at), useRef(id);
-      const bool found = select.execute() > 0 && now_ms - stored_at < window_.count();
-      if (found) {
-        it = seen.emplace(id, Remembered{stored_name, stored_value}).first;
-      } else {
-        // New, or remembered longer than the window: counts, and the id now names this increment.
+      if (!counts) {
+        Poco::Data::Statement select(*session_);
+        select << Sql(postgres_ ? "SELECT name, value, at FROM message_ids WHERE message_id = ? FOR UPDATE"
+                                : "SELECT name, value, at FROM message_ids WHERE message_id = ?"),
+            into(stored_name), into(stored_value), into(stored_at), useRef(id);
+        select.execute();
+        counts = now_ms - stored_at >= window_.count();  // remembered longer than the window: new again
+      }
+      if (counts) {
         const Poco::Int64 value = IncrementRow(*item.name);
-        Poco::Int64 at = now_ms;
-        *session_ << "INSERT INTO message_ids (message_id, name, value, at) VALUES (?, ?, ?, ?) "
-                     "ON CONFLICT(message_id) DO UPDATE SET name = excluded.name, value = excluded.value, "
-                     "at = excluded.at",
-            useRef(id), useRef(*item.name), useRef(value), useRef(at), now;
+        *session_ << Sql("UPDATE message_ids SET name = ?, value = ?, at = ? WHERE message_id = ?"), useRef(*item.name),
+            useRef(value), useRef(at), useRef(id), now;
         it = seen.emplace(id, Remembered{*item.name, value}).first;
+      } else {
+        it = seen.emplace(id, Remembered{stored_name, stored_value}).first;
       }
     }
     if (it->second.name == *item.name) {
@@ -165,8 +358,8 @@ size_t CounterStore::DeleteExpired(int64_t now_ms, size_t limit) {
   Poco::Int64 cutoff = now_ms - window_.count();
   Poco::UInt64 max_rows = limit;
   Poco::Data::Statement purge(*session_);
-  purge << "DELETE FROM message_ids WHERE message_id IN "
-           "(SELECT message_id FROM message_ids WHERE at <= ? ORDER BY at LIMIT ?)",
+  purge << Sql("DELETE FROM message_ids WHERE message_id IN "
+               "(SELECT message_id FROM message_ids WHERE at <= ? ORDER BY at LIMIT ?)"),
       useRef(cutoff), useRef(max_rows);
   return purge.execute();
 }
@@ -174,8 +367,13 @@ size_t CounterStore::DeleteExpired(int64_t now_ms, size_t limit) {
 Status CounterStore::IncrementBatch(std::vector<CounterIncrement>* batch, size_t purge_limit, size_t* purged) {
   const int64_t now_ms = NowMillis();
   size_t deleted = 0;
+  Status connected = EnsureConnected();
+  if (!connected.ok()) {
+    for (CounterIncrement& item : *batch) item.value = 0;
+    return connected;
+  }
   try {
-    *session_ << "BEGIN IMMEDIATE", now;
+    *session_ << (postgres_ ? "BEGIN" : "BEGIN IMMEDIATE"), now;
     try {
       RunBatch(batch, now_ms);
       if (purge_limit > 0 && window_.count() > 0) deleted = DeleteExpired(now_ms, purge_limit);
@@ -192,22 +390,25 @@ Status CounterStore::IncrementBatch(std::vector<CounterIncrement>* batch, size_t
     return Status::Ok();
   } catch (const Poco::Exception& e) {
     for (CounterIncrement& item : *batch) item.value = 0;
-    return Status::Unavailable("counter store: " + e.displayText());
+    return Failed(e.displayText());
   }
 }
 
 Status CounterStore::PurgeExpiredMessageIds(size_t limit, size_t* deleted) {
   *deleted = 0;
   if (window_.count() <= 0) return Status::Ok();
+  Status s = EnsureConnected();
+  if (!s.ok()) return s;
   try {
     *deleted = DeleteExpired(NowMillis(), limit);
     return Status::Ok();
   } catch (const Poco::Exception& e) {
-    return Status::Unavailable("counter store: " + e.displayText());
+    return Failed(e.displayText());
   }
 }
 
 Status CounterStore::LockForTest() {
+  if (postgres_) return Status::InvalidArgument("LockForTest is for SQLite stores");
   try {
     *session_ << "BEGIN EXCLUSIVE", now;
     return Status::Ok();
@@ -226,13 +427,15 @@ Status CounterStore::UnlockForTest() {
 }
 
 Status CounterStore::Get(const std::string& name, int64_t* value) {
+  Status s = EnsureConnected();
+  if (!s.ok()) return s;
   try {
     Poco::Int64 result = 0;
-    *session_ << "SELECT value FROM counters WHERE name = ?", useRef(name), into(result), now;
+    *session_ << Sql("SELECT value FROM counters WHERE name = ?"), useRef(name), into(result), now;
     *value = result;
     return Status::Ok();
   } catch (const Poco::Exception& e) {
-    return Status::Unavailable("counter store: " + e.displayText());
+    return Failed(e.displayText());
   }
 }
 

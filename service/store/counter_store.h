@@ -1,7 +1,10 @@
-// CounterStore: the durable named counters behind IncCounter and GetCounter, in SQLite through
-// Poco::Data (WAL journal, synchronous=FULL: an increment is on disk when Increment() returns).
+// CounterStore: the durable named counters behind IncCounter and GetCounter, through Poco::Data: in
+// SQLite (WAL journal, synchronous=FULL: an increment is on disk when Increment() returns) or in
+// PostgreSQL (synchronous_commit on: an increment is in the server's WAL on disk when it returns). The
+// store is chosen by the URI's scheme. A PostgreSQL store that loses its server answers Unavailable and
+// reconnects by itself (at most every 200 ms, on the next call).
 // A CounterStore is one database connection: not thread-safe, open one per thread. Several stores
-// (threads or processes) may share one file; each increment is one atomic statement.
+// (threads, processes, nodes) may share one database; each increment is one atomic statement.
 // Idempotent increments: an increment may carry a message id (WS-Addressing wsa:MessageID). The
 // table message_ids remembers (id, counter name, value, time) in the same transaction as the
 // increment, so a repeat of the id within the window answers the first value without counting again.
@@ -53,9 +56,13 @@ struct CounterIncrement {
 
 class CounterStore : public CounterBackend {
  public:
-  // Opens the store named by `uri`: "sqlite:PATH" (the file is created if missing) or
-  // "sqlite::memory:". Returns IOError if the file cannot be opened or written, InvalidArgument
-  // for an unknown scheme.
+  // Opens the store named by `uri`: "sqlite:PATH" (the file is created if missing), "sqlite::memory:",
+  // or "postgresql://USER@HOST:PORT/DB" (also "postgresql:///DB?host=/run/postgresql" for a socket, and
+  // any libpq connection URI or "postgresql:" followed by libpq key=value pairs). Returns IOError if a
+  // SQLite file cannot be opened or written, InvalidArgument for an unknown scheme. A PostgreSQL server
+  // that cannot be reached now is not an error: the store connects when it can (calls answer Unavailable
+  // meanwhile).
+  //
   static Status Open(const std::string& uri, std::unique_ptr<CounterStore>* store);
 
   ~CounterStore() override;
@@ -89,18 +96,34 @@ class CounterStore : public CounterBackend {
   Status PurgeExpiredMessageIds(size_t limit, size_t* deleted);
 
   // Tests only: take the database's write lock (BEGIN EXCLUSIVE) until UnlockForTest(), to make
-  // every other writer wait as behind a slow disk.
+  // every other writer wait as behind a slow disk (SQLite only).
   Status LockForTest();
   Status UnlockForTest();
 
+  // "sqlite" or "postgresql".
+  const char* kind() const { return postgres_ ? "postgresql" : "sqlite"; }
+
  private:
-  explicit CounterStore(std::unique_ptr<Poco::Data::Session> session);
+  CounterStore(bool postgres, std::string connect);
+  // Opens the connection and the tables; throws Poco::Exception.
+  void Connect();
+  // A PostgreSQL store without a live connection tries to make one (not more often than every 200 ms).
+  // Unavailable while it cannot.
+  Status EnsureConnected();
+  // After an error: a PostgreSQL connection is dropped, to be made again by the next call.
+  Status Failed(const std::string& what);
+  // `sql` with its ? placeholders as this database spells them ($1, $2 ... for PostgreSQL).
+  std::string Sql(const char* sql) const;
   // The statements of IncrementBatch inside its transaction; throws Poco::Exception.
   void RunBatch(std::vector<CounterIncrement>* batch, int64_t now_ms);
   int64_t IncrementRow(const std::string& name);
   size_t DeleteExpired(int64_t now_ms, size_t limit);
 
+  bool postgres_ = false;
+  std::string connect_;  // the SQLite path, or the libpq connection string
   std::unique_ptr<Poco::Data::Session> session_;
+  int64_t next_connect_ns_ = 0;  // no new PostgreSQL connection is tried before then
+  std::string last_error_;       // why the last connection attempt failed
   std::chrono::milliseconds window_ = kDefaultIdempotencyWindow;
 };
 

@@ -236,7 +236,8 @@ TEST_CASE("a worker that crashes (SIGSEGV, SIGKILL) is replaced, and no acknowle
   const std::string log = service.Log();
   CHECK(log.find("died: killed by SIGSEGV") != std::string::npos);
   CHECK(log.find("died: killed by SIGKILL") != std::string::npos);
-  CHECK(Get(AdminPort(service), "/healthz") == "2 of 2 workers serving\n");
+  // The last replacement may still be starting: it serves within the wait.
+  CHECK(WaitFor([&] { return Get(AdminPort(service), "/healthz") == "2 of 2 workers serving\n"; }, 10));
   CHECK(Sample(Get(AdminPort(service), "/metrics"), "lather_workers{state=\"serving\"}") == 2);
 }
 
