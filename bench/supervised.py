@@ -92,6 +92,12 @@ def cores():
     return sorted(os.sched_getaffinity(0))
 
 
+def pin_self(cpu):
+    """Runs this script (and its own client threads) on `cpu`, beside the generators, off the server's core."""
+    if cpu not in (None, ""):
+        os.sched_setaffinity(0, {int(cpu)})
+
+
 def pin(cpu):
     """The taskset prefix that runs a command on `cpu` ("" or None: no pinning)."""
     return ["taskset", "-c", str(cpu)] if cpu not in (None, "") else []
@@ -375,3 +381,107 @@ def percentile(values, q):
     if not v:
         return 0
     return v[min(len(v) - 1, int(q * len(v)))]
+
+
+class CounterClient:
+    """IncCounter on one counter from `connections` threads, each sending its next call only once the last
+    one was answered or failed, paced to `rate` calls/s in all; its own client (not lather-stress) so that
+    when it stops no call is left in flight uncounted. Keep-alive connections, reopened after a failure or
+    Connection: close. Counts ok (a 200 with a result), failed by kind, and the latency of the ok calls."""
+
+    def __init__(self, host, port, name, rate, connections=4, timeout=5.0):
+        self.host, self.port, self.name = host, port, name
+        self.interval = connections / rate
+        self.timeout = timeout
+        self.ok = 0
+        self.failed = {}
+        self.first_failure = ""
+        self.latencies = []
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        body = ('<?xml version="1.0" encoding="UTF-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/'
+                f'envelope/" xmlns:l="urn:lather:v1"><soap:Body><l:IncCounter><l:name>{name}</l:name></l:IncCounter>'
+                '</soap:Body></soap:Envelope>').encode()
+        self._request = (f"POST /soap HTTP/1.1\r\nHost: {host}:{port}\r\nContent-Type: text/xml; charset=utf-8\r\n"
+                         f"SOAPAction: \"urn:lather:v1#IncCounter\"\r\nContent-Length: {len(body)}\r\n\r\n").encode() + body
+        self._threads = [threading.Thread(target=self._run, args=(i,), daemon=True) for i in range(connections)]
+
+    def start(self):
+        for t in self._threads:
+            t.start()
+        return self
+
+    def stop(self):
+        """Stops after each thread's current call; returns (ok, failed total)."""
+        self._stop.set()
+        for t in self._threads:
+            t.join(timeout=self.timeout + 5)
+        return self.ok, sum(self.failed.values())
+
+    def _fail(self, kind, detail):
+        with self._lock:
+            self.failed[kind] = self.failed.get(kind, 0) + 1
+            if not self.first_failure:
+                self.first_failure = f"{kind}: {detail}"
+
+    def _call(self, sock, buf):
+        """One call on `sock`: (ok, keep the connection, leftover bytes)."""
+        sock.sendall(self._request)
+        while b"\r\n\r\n" not in buf:
+            data = sock.recv(65536)
+            if not data:
+                raise EOFError("connection closed before the response")
+            buf += data
+        head, rest = buf.split(b"\r\n\r\n", 1)
+        lines = head.decode("latin-1").split("\r\n")
+        status = int(lines[0].split()[1])
+        headers = {k.strip().lower(): v.strip() for k, v in (x.split(":", 1) for x in lines[1:] if ":" in x)}
+        length = int(headers.get("content-length", "0"))
+        while len(rest) < length:
+            data = sock.recv(65536)
+            if not data:
+                raise EOFError("connection closed inside the response")
+            rest += data
+        body, rest = rest[:length], rest[length:]
+        keep = "close" not in headers.get("connection", "").lower()
+        if status != 200 or not re.search(rb"<[^>]*result>\d+<", body):
+            return f"status {status}: {body[:200]!r}", keep, rest
+        return None, keep, rest
+
+    def _run(self, index):
+        import socket
+        next_at = time.monotonic() + self.interval * index / len(self._threads)
+        sock, buf = None, b""
+        while not self._stop.is_set():
+            pause = next_at - time.monotonic()
+            if pause > 0:
+                time.sleep(pause)
+            next_at = max(next_at + self.interval, time.monotonic() - self.interval)
+            if self._stop.is_set():
+                break
+            began = time.monotonic()
+            try:
+                if sock is None:
+                    sock = socket.create_connection((self.host, self.port), timeout=self.timeout)
+                    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+                    buf = b""
+                error, keep, buf = self._call(sock, buf)
+            except socket.timeout as e:
+                error, keep, kind = f"timeout: {e}", False, "timeout"
+            except ConnectionRefusedError as e:
+                error, keep, kind = str(e), False, "connect"
+            except (OSError, EOFError) as e:
+                error, keep, kind = str(e) or type(e).__name__, False, "io"
+            else:
+                kind = "status"
+            if error is None:
+                with self._lock:
+                    self.ok += 1
+                    self.latencies.append(time.monotonic() - began)
+            else:
+                self._fail(kind, error)
+            if not keep and sock is not None:
+                sock.close()
+                sock, buf = None, b""
+        if sock is not None:
+            sock.close()
