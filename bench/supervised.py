@@ -485,3 +485,43 @@ class CounterClient:
                 sock, buf = None, b""
         if sock is not None:
             sock.close()
+
+
+def cpu_busy_seconds(cpu):
+    """Seconds cpu `cpu` spent busy (everything but idle and iowait) since boot, from /proc/stat."""
+    with open("/proc/stat") as f:
+        for line in f:
+            if line.startswith(f"cpu{cpu} "):
+                v = [int(x) for x in line.split()[1:]]
+                return (sum(v[:8]) - v[3] - v[4]) / os.sysconf("SC_CLK_TCK")
+    return 0.0
+
+
+def process_cpu_seconds(pid):
+    """User + system CPU seconds of PID (all its threads), 0 if it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
+class CoreShare:
+    """How much of a core other programs took over a window: the core's busy time less our processes'."""
+
+    def __init__(self, cpu, pids):
+        self.cpu = cpu
+        self.start(pids)
+
+    def start(self, pids):
+        self._t = time.monotonic()
+        self._busy = cpu_busy_seconds(self.cpu)
+        self._ours = {p: process_cpu_seconds(p) for p in pids}
+
+    def others(self, pids):
+        """Share of the core (0..1) used by processes not in `pids` since start()."""
+        wall = time.monotonic() - self._t
+        busy = cpu_busy_seconds(self.cpu) - self._busy
+        ours = sum(process_cpu_seconds(p) - self._ours.get(p, 0.0) for p in pids)
+        return max(0.0, min(1.0, (busy - ours) / wall)) if wall > 0 else 0.0
