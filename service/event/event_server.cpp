@@ -88,13 +88,16 @@ void EventServer::Accept() {
     } else {
       connections_.fetch_add(1, std::memory_order_relaxed);
       asio::post(loop->io(), [loop, s = std::make_shared<tcp::socket>(std::move(socket))]() mutable {
-        if (loop->stopping()) {
+        const std::chrono::milliseconds drain = loop->options().drain_idle;
+        if (loop->stopping() && drain.count() == 0) {
           loop->ConnectionEnded();
           return;
         }
         auto connection = std::make_shared<Connection>(loop, std::move(*s));
         loop->Add(connection);
         connection->Start();
+        // Accepted just as a drain began: its first request is answered (with Connection: close), not cut.
+        if (loop->stopping()) connection->DrainIfIdle(drain);
       });
     }
     Accept();
