@@ -8,14 +8,15 @@
 
 #include <unistd.h>
 
-#include "common/log.h"
-
 #include <algorithm>
 #include <cctype>
 #include <chrono>
 #include <filesystem>
 #include <mutex>
+#include <thread>
 #include <unordered_map>
+
+#include "common/log.h"
 
 using Poco::Data::Keywords::into;
 using Poco::Data::Keywords::now;
@@ -178,12 +179,14 @@ void CounterStore::Connect() {
     return;
   }
   auto session = std::make_unique<Poco::Data::Session>("SQLite", connect_, kOpenTimeoutSeconds);
+  // The busy timeout first: several processes (the workers of --workers) open a new file at once, and
+  // switching it to WAL or creating the tables waits for the others' locks instead of failing.
+  *session << "PRAGMA busy_timeout=10000", now;
   std::string journal_mode;
   if (connect_ != ":memory:") {
     *session << "PRAGMA journal_mode=WAL", into(journal_mode), now;
   }
   *session << "PRAGMA synchronous=FULL", now;
-  *session << "PRAGMA busy_timeout=10000", now;
   *session << "CREATE TABLE IF NOT EXISTS counters ("
               "name TEXT PRIMARY KEY NOT NULL, value INTEGER NOT NULL) WITHOUT ROWID",
       now;
@@ -257,15 +260,22 @@ Status CounterStore::Open(const std::string& uri, std::unique_ptr<CounterStore>*
                              " is not writable");
     }
   }
-  try {
-    std::unique_ptr<CounterStore> opened(new CounterStore(false, path));
-    opened->Connect();
-    *store = std::move(opened);
-    return Status::Ok();
-  } catch (const Poco::Exception& e) {
-    return Status::IOError("cannot open store '" + path + "': " + e.displayText());
-  } catch (const std::exception& e) {
-    return Status::IOError("cannot open store '" + path + "': " + e.what());
+  // A journal-mode switch that meets another process's lock can fail at once despite the busy timeout
+  // (SQLite does not always wait there): a locked database is tried again for up to about 5 s.
+  for (int attempt = 0;; ++attempt) {
+    try {
+      std::unique_ptr<CounterStore> opened(new CounterStore(false, path));
+      opened->Connect();
+      *store = std::move(opened);
+      return Status::Ok();
+    } catch (const Poco::Exception& e) {
+      const std::string text = e.displayText();
+      const bool locked = text.find("locked") != std::string::npos || text.find("busy") != std::string::npos;
+      if (!locked || attempt >= 100) return Status::IOError("cannot open store '" + path + "': " + text);
+    } catch (const std::exception& e) {
+      return Status::IOError("cannot open store '" + path + "': " + e.what());
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
 }
 

@@ -412,9 +412,9 @@ void Supervisor::Publish() {
 
 void Supervisor::WritePortFileOnce() {
   if (port_written_) return;
-  for (const Worker& w : workers_) {
-    if (w.role != Role::kServing || !w.ready) return;  // "listening" means every first worker serves
-  }
+  int serving = 0;
+  for (const Worker& w : workers_) serving += w.role == Role::kServing && w.ready ? 1 : 0;
+  if (serving < options_.workers) return;  // "listening" means every first worker serves
   port_written_ = true;
   LogLine("serving on http://" + address_ + "/soap with " + std::to_string(options_.workers) + " workers");
   if (options_.port_file.empty()) return;

@@ -1,8 +1,11 @@
 #include "service/store/counter_store.h"
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
 #include <filesystem>
-#include <unistd.h>
+#include <vector>
 
 using lather::CounterStore;
 using lather::Status;
@@ -76,4 +79,35 @@ TEST_CASE("an unwritable store path and an unknown scheme fail to open", "[servi
   CHECK(store == nullptr);
   CHECK(CounterStore::Open("redis://x", &store).kind() == Status::Kind::kInvalidArgument);
   CHECK(CounterStore::Open("sqlite:", &store).kind() == Status::Kind::kInvalidArgument);
+}
+
+TEST_CASE("eight processes opening one new SQLite file at once all open it (the workers of --workers)",
+          "[service][store]") {
+  TempDir dir;
+  const std::string uri = "sqlite:" + (dir.path / "shared.db").string();
+  // Processes, not threads: each has its own SQLite, as two workers do (their first open switched the new
+  // file to WAL under the other's lock: "database is locked", and a worker died at start).
+  std::vector<pid_t> children;
+  for (int i = 0; i < 8; ++i) {
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+      std::unique_ptr<CounterStore> store;
+      int64_t value = 0;
+      const bool ok = CounterStore::Open(uri, &store).ok() && store->Increment("opened", &value).ok();
+      ::_exit(ok ? 0 : 1);
+    }
+    children.push_back(pid);
+  }
+  int failed = 0;
+  for (pid_t pid : children) {
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    failed += WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 1;
+  }
+  CHECK(failed == 0);
+  std::unique_ptr<CounterStore> store;
+  REQUIRE(CounterStore::Open(uri, &store).ok());
+  int64_t value = 0;
+  REQUIRE(store->Get("opened", &value).ok());
+  CHECK(value == 8);
 }
