@@ -5,6 +5,7 @@
 #include <Poco/Data/Session.h>
 #include <Poco/Data/Statement.h>
 #include <Poco/Exception.h>
+#include <libpq-fe.h>
 
 #include <unistd.h>
 
@@ -206,6 +207,13 @@ Status CounterStore::EnsureConnected() {
     return Status::Unavailable("the counter store (PostgreSQL) cannot be reached: " + last_error_);
   }
   next_connect_ns_ = now_ns + kReconnectGapNs;
+  // Poco's connector does not free libpq's connection when the attempt fails (a leak per attempt, every
+  // 200 ms of an outage): ask libpq first whether the server accepts connections at all.
+  if (PQping(connect_.c_str()) != PQPING_OK) {
+    last_error_ = "the server does not accept connections (" + connect_ + ")";
+    session_.reset();
+    return Status::Unavailable("the counter store (PostgreSQL) cannot be reached: " + last_error_);
+  }
   try {
     Connect();
     last_error_.clear();
