@@ -65,6 +65,18 @@ std::set<pid_t> Workers(pid_t supervisor) {
   return pids;
 }
 
+// Waits (at most 20 s) until the supervisor's workers are two and none of `old`: a new generation serves and
+// no old worker outlives it.
+bool NewGeneration(const ServiceProcess& service, const std::set<pid_t>& old) {
+  return WaitFor([&] {
+    const std::set<pid_t> now = Workers(service.pid());
+    for (pid_t p : now) {
+      if (old.count(p)) return false;
+    }
+    return now.size() == 2;
+  }, 20);
+}
+
 // The port of the supervisor's admin listener, from its latest log line (a re-executed supervisor binds
 // its --admin-listen again).
 int AdminPort(const ServiceProcess& service) {
@@ -286,13 +298,7 @@ TEST_CASE("SIGHUP swaps every worker for one of the binary on disk with no faile
     all_old.insert(old.begin(), old.end());
     REQUIRE(::kill(service.pid(), SIGHUP) == 0);
     // The new generation serves, and no old worker outlives the swap (it drains, then exits).
-    CHECK(WaitFor([&] {
-      const std::set<pid_t> now = Workers(service.pid());
-      for (pid_t p : now) {
-        if (old.count(p)) return false;
-      }
-      return now.size() == 2;
-    }, 20));
+    CHECK(NewGeneration(service, old));
   }
   REQUIRE(WaitFor([&] { return traffic.ok() > 1500; }, 20));
   traffic.Stop();
@@ -367,13 +373,7 @@ TEST_CASE("SIGUSR2 re-executes the supervisor with its socket: same PID, new wor
   const std::set<pid_t> old = Workers(service.pid());
   REQUIRE(::kill(service.pid(), SIGUSR2) == 0);
   CHECK(WaitFor([&] { return service.Log().find("re-executed with 2 inherited workers") != std::string::npos; }, 10));
-  CHECK(WaitFor([&] {
-    const std::set<pid_t> now = Workers(service.pid());
-    for (pid_t p : now) {
-      if (old.count(p)) return false;
-    }
-    return now.size() == 2;
-  }, 20));
+  CHECK(NewGeneration(service, old));
   REQUIRE(WaitFor([&] { return traffic.ok() > 600; }, 20));
   traffic.Stop();
   INFO("first failure: " << traffic.first_failure());
