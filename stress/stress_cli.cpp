@@ -1,5 +1,7 @@
 #include "stress/stress_cli.h"
 
+#include "stress/run_options.h"
+
 #include <netdb.h>
 #include <poll.h>
 #include <sched.h>
@@ -33,54 +35,6 @@
 namespace lather {
 namespace {
 
-constexpr int kExitThreshold = 1;
-constexpr int kExitAllFailed = 2;
-constexpr int kExitConnect = 3;
-constexpr int kExitUsage = 64;
-
-struct StressOptions {
-  std::string url;                 // empty: start the embedded service
-  int64_t threads = 0;             // 0: one per client core
-  int64_t connections = 50;
-  std::string duration = "10s";
-  bool duration_given = false;
-  int64_t total_calls = 0;
-  std::string warmup = "2s";
-  bool warmup_given = false;
-  double rate = 0;
-  std::string arrival = "uniform";
-  int64_t pipeline = 1;
-  bool no_keepalive = false;
-  bool ab_keepalive = false;       // -k, accepted for ab's habit (keep-alive is on anyway)
-  std::string op = "increment";
-  int64_t samples = 100;
-  bool soap12 = false;
-  std::string counter;
-  std::string body_file;
-  std::vector<std::string> headers;
-  std::string expect;
-  std::string client = "raw";
-  std::string timeout = "10s";
-  std::string link;
-  bool half_duplex = false;        // the link carries one direction at a time
-  bool no_probe = false;           // no 1-connection probe during the warm-up
-  bool no_message_id = false;      // inc-counter without a wsa:MessageID per call
-  std::vector<ServerSideValue> server_side;  // --server-pid and --metrics-url, in the order given
-  std::string user;
-  std::string password;
-  int64_t server_threads = 0;
-  bool no_pin = false;
-  std::string json_file;
-  std::string series_file;
-  bool quiet = false;
-  std::string max_p99;
-  double min_rate = -1;
-  int64_t max_errors = -1;
-  std::string ca_file;             // https: extra trusted CAs
-  bool insecure = false;           // https: no certificate checks
-  bool help = false;
-};
-
 // A run's own prefix for its message ids: the PID and the clock, in hex (unique across runs and hosts
 // in practice; with the call number it names each call once).
 std::string RunId() {
@@ -90,10 +44,14 @@ std::string RunId() {
   return text;
 }
 
+}  // namespace
+
 int UsageError(const std::string& message) {
   std::fprintf(stderr, "lather-stress: %s\n", message.c_str());
   return kExitUsage;
 }
+
+namespace {
 
 Status ParseDouble(const std::string& text, double* out) {
   char* end = nullptr;
@@ -168,6 +126,8 @@ bool AffinityOverlaps(pid_t a, pid_t b) {
   return CPU_COUNT(&both) > 0;
 }
 
+}  // namespace
+
 void DefineFlags(FlagParser* f, StressOptions* o) {
   f->AddInt("threads", 't', "N", "load threads, one event loop each (default: one per client core)", 1, 256, &o->threads);
   f->AddInt("connections", 'c', "N", "concurrent keep-alive connections (default 50)", 1, 100000, &o->connections);
@@ -235,6 +195,8 @@ void DefineFlags(FlagParser* f, StressOptions* o) {
   f->AddBool("help", 'h', "print this help", &o->help);
 }
 
+namespace {
+
 constexpr char kHelpTail[] =
     "\nWith no URL, lather-stress starts its own lather-service on a free loopback port (server and\n"
     "client on separate cores when there are two or more) and runs a short benchmark of Increment.\n"
@@ -245,23 +207,16 @@ constexpr char kHelpTail[] =
     "  lather-stress https://127.0.0.1:8443/soap --cacert ca.pem -n 100000   (TLS; --insecure skips the checks)\n"
     "  lather-stress http://host:8080/Service.asmx --body req.xml -H 'Content-Type: text/xml' \\\n"
     "      -H 'SOAPAction: \"urn:x#Op\"' --expect \"//*[local-name()='result'] = $n1\"\n"
+    "\nsubcommands (each with its own --help):\n"
+    "  lather-stress compare NAME=URL NAME=URL ...   the targets in interleaved rounds, one table\n"
+    "  lather-stress sweep URL [--slo p99=10ms]      connections 1, 2, 4, ... (or rates with -R) to the knee\n"
     "\nexit codes: 0 ok, 1 a threshold failed, 2 every call failed, 3 cannot connect, 64 bad usage\n";
 
 }  // namespace
 
-int StressMain(int argc, char** argv) {
-  StressOptions o;
-  FlagParser flags("lather-stress [flags] [URL]");
-  DefineFlags(&flags, &o);
-  std::vector<std::string> positional;
-  Status s = flags.Parse(argc, argv, &positional);
-  if (o.help) {
-    std::printf("%s%s", flags.Usage().c_str(), kHelpTail);
-    return 0;
-  }
-  if (!s.ok()) return UsageError(s.message());
-  if (positional.size() > 1) return UsageError("more than one URL given");
-  if (!positional.empty()) o.url = positional[0];
+int PlanRun(StressOptions* options, RunPlan* plan) {
+  StressOptions& o = *options;
+  Status s;
   if (o.client != "raw" && o.client != "gsoap") return UsageError("--client must be raw or gsoap");
   if (o.client == "gsoap" && (!o.body_file.empty() || o.rate > 0 || o.pipeline > 1 || o.no_keepalive)) {
     return UsageError("--client gsoap is a closed-model typed client: no --body, -R, --pipeline or --no-keepalive");
@@ -276,7 +231,13 @@ int StressMain(int argc, char** argv) {
 
   // Settings.
   const bool embedded = o.url.empty();
-  double duration = 0, warmup = 0, timeout = 0, max_p99 = -1, link = 1e9;
+  plan->embedded = embedded;
+  plan->client_cores = static_cast<int>(AllowedCpus().size());
+  double& duration = plan->duration;
+  double& warmup = plan->warmup;
+  double& timeout = plan->timeout;
+  double& max_p99 = plan->max_p99;
+  double& link = plan->link;
   if (embedded && !o.duration_given) o.duration = "8s";
   if (o.total_calls > 0 && !o.warmup_given) o.warmup = "0";
   if (!(s = ParseDuration(o.duration, &duration)).ok() || duration <= 0) return UsageError("-d: " + s.message());
@@ -287,7 +248,7 @@ int StressMain(int argc, char** argv) {
   if (!o.expect.empty() && o.body_file.empty()) return UsageError("--expect goes with --body");
 
   // The request.
-  OperationPreset preset;
+  OperationPreset& preset = plan->preset;
   if (!o.body_file.empty()) {
     bool ok = false;
     preset.body = ReadFile(o.body_file, &ok);
@@ -314,34 +275,17 @@ int StressMain(int argc, char** argv) {
     for (const std::string& h : o.headers) preset.headers.push_back(h);
   }
   if (!o.user.empty()) preset.headers.push_back("Authorization: " + BasicAuthorization(o.user, o.password));
-  // The embedded service is forked before any thread exists.
-  EmbeddedService service;
-  std::string placement;
-  const std::vector<int> cpus = AllowedCpus();
-  std::vector<int> client_cpus = cpus, server_cpus;
-  if (embedded) {
-    if (cpus.size() >= 2 && !o.no_pin) {
-      server_cpus.assign(cpus.begin(), cpus.begin() + static_cast<long>(cpus.size() / 2));
-      client_cpus.assign(cpus.begin() + static_cast<long>(cpus.size() / 2), cpus.end());
-      placement = "server on cpu " + CpuList(server_cpus) + ", client on cpu " + CpuList(client_cpus);
-    }
-    const int server_threads = o.server_threads > 0 ? static_cast<int>(o.server_threads)
-                                                    : static_cast<int>(server_cpus.empty() ? cpus.size() : server_cpus.size());
-    s = service.Start(server_cpus, server_threads);
-    if (!s.ok()) {
-      std::fprintf(stderr, "lather-stress: %s\n", s.message().c_str());
-      return kExitConnect;
-    }
-    o.url = service.url();
-    o.server_side.push_back({true, std::to_string(service.pid())});
-    if (!server_cpus.empty()) {
-      cpu_set_t set;
-      CPU_ZERO(&set);
-      for (int cpu : client_cpus) CPU_SET(cpu, &set);
-      sched_setaffinity(0, sizeof set, &set);
-    }
-  }
-  const int client_cores = static_cast<int>(client_cpus.size());
+  return 0;
+}
+
+int ExecuteRun(StressOptions o, const RunPlan& plan, RunReport* out) {
+  Status s;
+  const double duration = plan.duration, warmup = plan.warmup, timeout = plan.timeout, link = plan.link;
+  const OperationPreset& preset = plan.preset;
+  const bool embedded = plan.embedded;
+  const std::string& placement = plan.placement;
+  RunReport& report = *out;
+  const int client_cores = plan.client_cores;
   if (o.threads == 0) o.threads = client_cores;
   if (o.connections < o.threads) o.threads = o.connections;
 
@@ -401,7 +345,6 @@ int StressMain(int argc, char** argv) {
   ResourceSampler sampler(side.instances, side.serving, InterfaceFor(load.address, load.address_length));
   sampler.set_metrics_tls(url.tls ? tls.get() : metrics_tls.get());
 
-  RunReport report;
   report.settings.url = url.ToString();
   report.settings.op = o.body_file.empty() ? o.op : "body " + o.body_file;
   report.settings.client = o.client;
@@ -514,6 +457,58 @@ int StressMain(int argc, char** argv) {
   report.server_cpu_source = sampler.server_cpu_source();
   if (report.server_cores == 0 && report.after.server_cores > 0) report.server_cores = report.after.server_cores;
   Conclude(&report);
+  return 0;
+}
+
+int StressMain(int argc, char** argv) {
+  if (argc > 1 && std::strcmp(argv[1], "compare") == 0) return CompareMain(argc - 1, argv + 1);
+  if (argc > 1 && std::strcmp(argv[1], "sweep") == 0) return SweepMain(argc - 1, argv + 1);
+  StressOptions o;
+  FlagParser flags("lather-stress [flags] [URL]");
+  DefineFlags(&flags, &o);
+  std::vector<std::string> positional;
+  Status s = flags.Parse(argc, argv, &positional);
+  if (o.help) {
+    std::printf("%s%s", flags.Usage().c_str(), kHelpTail);
+    return 0;
+  }
+  if (!s.ok()) return UsageError(s.message());
+  if (positional.size() > 1) return UsageError("more than one URL given");
+  if (!positional.empty()) o.url = positional[0];
+  RunPlan plan;
+  if (const int code = PlanRun(&o, &plan); code != 0) return code;
+  const bool embedded = plan.embedded;
+  const double max_p99 = plan.max_p99;
+  // The embedded service is forked before any thread exists.
+  EmbeddedService service;
+  std::string& placement = plan.placement;
+  const std::vector<int> cpus = AllowedCpus();
+  std::vector<int> client_cpus = cpus, server_cpus;
+  if (embedded) {
+    if (cpus.size() >= 2 && !o.no_pin) {
+      server_cpus.assign(cpus.begin(), cpus.begin() + static_cast<long>(cpus.size() / 2));
+      client_cpus.assign(cpus.begin() + static_cast<long>(cpus.size() / 2), cpus.end());
+      placement = "server on cpu " + CpuList(server_cpus) + ", client on cpu " + CpuList(client_cpus);
+    }
+    const int server_threads = o.server_threads > 0 ? static_cast<int>(o.server_threads)
+                                                    : static_cast<int>(server_cpus.empty() ? cpus.size() : server_cpus.size());
+    s = service.Start(server_cpus, server_threads);
+    if (!s.ok()) {
+      std::fprintf(stderr, "lather-stress: %s\n", s.message().c_str());
+      return kExitConnect;
+    }
+    o.url = service.url();
+    o.server_side.push_back({true, std::to_string(service.pid())});
+    if (!server_cpus.empty()) {
+      cpu_set_t set;
+      CPU_ZERO(&set);
+      for (int cpu : client_cpus) CPU_SET(cpu, &set);
+      sched_setaffinity(0, sizeof set, &set);
+    }
+  }
+  plan.client_cores = static_cast<int>(client_cpus.size());
+  RunReport report;
+  if (const int code = ExecuteRun(o, plan, &report); code != 0) return code;
 
   if (!o.quiet) {
     PrintReport(report, stdout);
