@@ -12,6 +12,7 @@
 #include "common/clock.h"
 #include "common/log.h"
 #include "service/http/gzip_body.h"
+#include "service/soap/utf16_body.h"
 #include "service/http/stamped_receive.h"
 
 namespace lather {
@@ -65,6 +66,16 @@ DeferredResult ServeDeferred(SoapEngine& engine, const SoapCall& call, int64_t a
     const GunzipResult gunzip = Gunzip(call.body, call.gzip_max_decoded, kMaxGzipRatio, &decoded);
     result.rejected_status = GunzipRejection(gunzip, call.gzip_max_decoded, &result.rejected_reason);
     if (result.rejected_status != 0) return result;
+    // A UTF-16 body under the gzip (WS-I BP 1.1 R1012): transcoded here as the loop does for plain ones.
+    if (const BodyEncoding coding = DetectBodyEncoding(decoded, ""); coding != BodyEncoding::kUtf8) {
+      std::string utf8;
+      if (!Utf16ToUtf8(decoded, coding == BodyEncoding::kUtf16Be, call.gzip_max_decoded, &utf8,
+                       &result.rejected_reason)) {
+        result.rejected_status = 400;
+        return result;
+      }
+      decoded.swap(utf8);
+    }
     SoapCall plain = call;
     plain.body = decoded;
     plain.gzip_max_decoded = 0;

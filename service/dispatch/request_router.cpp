@@ -10,12 +10,22 @@
 #include "service/http/http_response.h"
 #include "service/memory/memory_return.h"
 #include "service/soap/fault_envelope.h"
+#include "service/soap/utf16_body.h"
 #include "service/soap/wsdl_document.h"
 
 namespace lather {
 namespace {
 
 bool IsWsdlQuery(std::string_view query) { return query == "wsdl" || query == "WSDL"; }
+
+// The methods RFC 9110 (section 9) defines, and PATCH (RFC 5789): refused with 405 where not allowed; any
+// other method is not implemented (501).
+bool KnownMethod(std::string_view method) {
+  for (std::string_view m : {"GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH"}) {
+    if (method == m) return true;
+  }
+  return false;
+}
 
 // The challenge sent with every 401 (RFC 7617); a WS-Security client ignores it.
 constexpr std::string_view kAuthChallenge = "WWW-Authenticate: Basic realm=\"lather\"\r\n";
@@ -100,7 +110,7 @@ void RequestRouter::Route(const HttpRequest& request, bool allow_keep_alive, dou
       if (fault_injection_ && !request.fault.empty()) InjectFault(request.fault);
       return ServeSoap(request, keep_alive, waited_seconds, response);
     }
-    if (request.method == "GET" && IsWsdlQuery(request.query)) {
+    if ((request.method == "GET" || request.method == "HEAD") && IsWsdlQuery(request.query)) {
       const std::string_view host = request.host.empty() ? std::string_view(local_address_) : request.host;
       // Behind a TLS-terminating proxy (X-Forwarded-Proto: https) the address clients must use is https.
       const bool https = https_ || (request.forwarded_proto.size() == 5 &&
@@ -108,11 +118,18 @@ void RequestRouter::Route(const HttpRequest& request, bool allow_keep_alive, dou
       response->body = WsdlForEndpoint((https ? "https://" : "http://") + std::string(host) + "/soap");
       AppendResponseHead(200, "text/xml; charset=utf-8", response->body.size(), keep_alive, "",
                          &response->head);
+      if (request.method == "HEAD") response->body.clear();  // the GET's head, no content (RFC 9110 9.3.2)
       response->close = !keep_alive;
       return;
     }
+    if (!KnownMethod(request.method)) {
+      return Reject(501, "the method " + std::string(request.method.substr(0, 32)) +
+                             " is not implemented (RFC 9110 section 9.1; /soap takes POST, and GET or HEAD with ?wsdl)",
+                    request.content_type, "", response);
+    }
+    // Allow names the methods of the resource /soap (the contract: GET and HEAD with ?wsdl, POST).
     Reject(405, "method " + std::string(request.method) + " is not allowed on /soap (use POST, or GET /soap?wsdl)",
-           request.content_type, "Allow: POST\r\n", response);
+           request.content_type, "Allow: GET, HEAD, POST\r\n", response);
     return;
   }
   if (request.path == "/metrics" && request.method == "GET" && serve_metrics_) {
@@ -163,7 +180,7 @@ void RequestRouter::ServeSoap(const HttpRequest& request, bool keep_alive, doubl
   if (max_queue_wait_ > 0 && waited_seconds > max_queue_wait_) {
     return Busy(waited_seconds, request.content_type, keep_alive, started, response);
   }
-  const bool encoded = !request.content_encoding.empty() && request.content_encoding != "identity";
+  bool encoded = !request.content_encoding.empty() && request.content_encoding != "identity";
   if (encoded && IsGzipCoding(request.content_encoding) && request.body.size() > kInlineGzipBytes &&
       long_body_bytes_ != std::numeric_limits<size_t>::max()) {
     // Large gzip bodies are decoded where large bodies are parsed: on the pool (ServeDeferred).
@@ -178,7 +195,23 @@ void RequestRouter::ServeSoap(const HttpRequest& request, bool keep_alive, doubl
     return;
   }
   if (encoded && !DecodeBody(request, response)) return;
-  const std::string_view body = encoded ? std::string_view(response->decoded_body) : request.body;
+  std::string_view body = encoded ? std::string_view(response->decoded_body) : request.body;
+  // UTF-16 (WS-I BP 1.1 R1012) is transcoded to UTF-8 once, here; a UTF-8 body pays two byte comparisons.
+  if (const BodyEncoding coding = DetectBodyEncoding(body, request.content_type); coding != BodyEncoding::kUtf8) {
+    std::string utf8, error;
+    if (!Utf16ToUtf8(body, coding == BodyEncoding::kUtf16Be, max_decoded_bytes_, &utf8, &error)) {
+      if (encoded) FreeBuffer(&response->decoded_body);
+      metrics_->RecordRequest(5, 1, 0);
+      AppendFaultEnvelope(version, true, error, &response->body);
+      AppendResponseHead(version == 2 ? 400 : 500, version == 2 ? kSoap12ContentType : kSoap11ContentType,
+                         response->body.size(), keep_alive, "", &response->head);
+      response->close = !keep_alive;
+      return;
+    }
+    response->decoded_body = std::move(utf8);
+    body = response->decoded_body;
+    encoded = true;  // the body now lives in decoded_body, freed as a decoded one
+  }
   if (body.empty()) {
     if (encoded) FreeBuffer(&response->decoded_body);
     // A message fault (contract: 500 Client / 400 Sender), on a connection that stays usable.

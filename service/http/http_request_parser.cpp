@@ -64,6 +64,7 @@ void HttpRequestParser::Reset() {
   content_length_ = chunk_left_ = 0;
   has_content_length_ = chunked_ = false;
   header_count_ = 0;
+  host_count_ = 0;
   error_status_ = 0;
   error_reason_.clear();
   method_.clear();
@@ -140,7 +141,20 @@ HttpRequestParser::Result HttpRequestParser::ParseHead(std::string_view head) {
   const std::string_view target = line.substr(sp1 + 1, sp2 - sp1 - 1);
   const std::string_view version = line.substr(sp2 + 1);
   if (!std::all_of(method.begin(), method.end(), IsTokenChar)) return Fail(400, "malformed method");
-  if (target.empty() || (target[0] != '/' && target != "*")) return Fail(400, "malformed request target");
+  std::string_view authority;  // absolute-form "http://host:port/path" (RFC 9112 3.2.2): a server MUST accept it
+  std::string_view path_target = target;
+  for (std::string_view scheme : {std::string_view("http://"), std::string_view("https://")}) {
+    if (target.size() > scheme.size() && EqualsIgnoreCase(target.substr(0, scheme.size()), scheme)) {
+      const std::string_view rest = target.substr(scheme.size());
+      const size_t slash = rest.find_first_of("/?");
+      authority = rest.substr(0, slash);
+      path_target = slash == std::string_view::npos ? std::string_view("/") : rest.substr(slash);
+      if (authority.empty()) return Fail(400, "malformed request target");
+    }
+  }
+  if (path_target.empty() || (path_target[0] != '/' && path_target != "*")) {
+    return Fail(400, "malformed request target");
+  }
   if (version == "HTTP/1.0") {
     request_.keep_alive = false;
     request_.http10 = true;
@@ -148,7 +162,11 @@ HttpRequestParser::Result HttpRequestParser::ParseHead(std::string_view head) {
     return Fail(version.substr(0, 5) == "HTTP/" ? 505 : 400, "unsupported protocol version");
   }
   method_.assign(method);
-  target_.assign(target);
+  if (path_target.size() > 0 && path_target[0] == '?') {  // "http://host?q": the path is "/"
+    target_.assign("/").append(path_target);
+  } else {
+    target_.assign(path_target);
+  }
 
   bool keep_alive_token = false;
   bool close_token = false;
@@ -173,6 +191,10 @@ HttpRequestParser::Result HttpRequestParser::ParseHead(std::string_view head) {
       return Fail(400, "malformed header name");
     }
     const std::string_view value = Trim(header.substr(colon + 1));
+    if (value.find('\0') != std::string_view::npos) {
+      return Fail(400, "the value of the header " + std::string(name.substr(0, 64)) +
+                           " holds a NUL byte (RFC 9110 section 5.5)");
+    }
     if (EqualsIgnoreCase(name, "content-length")) {
       uint64_t length = 0;
       if (!ParseDecimal(value, &length)) return Fail(400, "Content-Length is not a number");
@@ -198,6 +220,7 @@ HttpRequestParser::Result HttpRequestParser::ParseHead(std::string_view head) {
       soap_action_.assign(action);
       request_.has_soap_action = true;
     } else if (EqualsIgnoreCase(name, "host")) {
+      if (++host_count_ > 1) return Fail(400, "more than one Host header (RFC 9112 section 3.2)");
       host_.assign(value);
     } else if (EqualsIgnoreCase(name, "authorization")) {
       authorization_.assign(value);
@@ -213,6 +236,9 @@ HttpRequestParser::Result HttpRequestParser::ParseHead(std::string_view head) {
     } else if (EqualsIgnoreCase(name, "expect")) {
       request_.expect_continue = EqualsIgnoreCase(value, "100-continue");
     }
+  }
+  if (host_count_ == 0 && !request_.http10) {
+    return Fail(400, "an HTTP/1.1 request needs a Host header (RFC 9112 section 3.2)");
   }
   if (close_token) request_.keep_alive = false;
   if (keep_alive_token && !close_token) request_.keep_alive = true;
@@ -233,6 +259,8 @@ HttpRequestParser::Result HttpRequestParser::ParseHead(std::string_view head) {
   request_.content_type = content_type_;
   request_.content_encoding = content_encoding_;
   request_.soap_action = soap_action_;
+  // With the absolute-form, the target's authority is the host and the Host header is ignored (3.2.2).
+  if (!authority.empty()) host_.assign(authority);
   request_.host = host_;
   request_.forwarded_proto = forwarded_proto_;
   request_.authorization = authorization_;

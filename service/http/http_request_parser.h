@@ -1,6 +1,8 @@
 // HttpRequestParser: an incremental HTTP/1.1 request parser for the service's connections.
 // It reads the request line and headers, frames the body (Content-Length or chunked) within
-// HttpLimits, and rejects bad framing with the status the contract names (400, 411, 413, 414, 431, 501).
+// HttpLimits, and rejects bad framing with the status the contract names (400, 411, 413, 414, 431, 501),
+// and what RFC 9112 and RFC 9110 say a server must reject: an HTTP/1.1 request without exactly one Host
+// header, a NUL in a header value.
 // The caller keeps all unconsumed bytes in one buffer starting at the request and calls Parse()
 // each time bytes arrive. One parser per connection; not thread-safe. Reused across requests so
 // its strings keep their capacity (no allocation per request once warm).
@@ -85,6 +87,7 @@ class HttpRequestParser {
   bool has_content_length_ = false;
   bool chunked_ = false;
   size_t header_count_ = 0;
+  int host_count_ = 0;      // Host header lines seen
   size_t consumed_ = 0;
   int error_status_ = 0;
   std::string error_reason_;

@@ -1,5 +1,8 @@
 #include "service/http/http_response.h"
 
+#include <cstdio>
+#include <ctime>
+
 namespace lather {
 namespace {
 
@@ -44,10 +47,29 @@ std::string_view StatusReason(int status) {
   }
 }
 
+std::string_view DateHeaderLine() {
+  // Formatted once a second per thread: a clock read (vDSO) per response otherwise.
+  thread_local time_t cached = -1;
+  thread_local char line[40];
+  const time_t now = time(nullptr);
+  if (now != cached) {
+    static constexpr char kDays[7][4] = {"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"};
+    static constexpr char kMonths[12][4] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+                                            "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+    tm t{};
+    gmtime_r(&now, &t);
+    std::snprintf(line, sizeof line, "Date: %s, %02d %s %04d %02d:%02d:%02d GMT\r\n", kDays[t.tm_wday % 7], t.tm_mday,
+                  kMonths[t.tm_mon % 12], t.tm_year + 1900, t.tm_hour, t.tm_min, t.tm_sec);
+    cached = now;
+  }
+  return std::string_view(line, 37);
+}
+
 void AppendResponseHead(int status, std::string_view content_type, size_t content_length,
                         bool keep_alive, std::string_view extra_headers, std::string* out) {
   out->append("HTTP/1.1 ").append(std::to_string(status)).append(" ").append(StatusReason(status));
-  out->append("\r\nServer: lather\r\nContent-Type: ").append(content_type);
+  out->append("\r\n").append(DateHeaderLine());
+  out->append("Server: lather\r\nContent-Type: ").append(content_type);
   out->append("\r\nContent-Length: ").append(std::to_string(content_length)).append("\r\n");
   if (!keep_alive) out->append("Connection: close\r\n");
   out->append(extra_headers);

@@ -13,6 +13,10 @@ std::string_view StatusReason(int status);
 
 // Appends the status line and headers (Content-Type, Content-Length, Connection: close when
 // !keep_alive, then `extra_headers`, each ending in CRLF) and the blank line to *out.
+// "Date: Tue, 01 Dec 2026 22:33:34 GMT\r\n" for now (RFC 9110 6.6.1: an origin server with a clock sends
+// Date), formatted once a second per thread. The view stays valid until the thread's next call.
+std::string_view DateHeaderLine();
+
 void AppendResponseHead(int status, std::string_view content_type, size_t content_length,
                         bool keep_alive, std::string_view extra_headers, std::string* out);
 

@@ -63,4 +63,16 @@ void AppendNotUnderstoodFault(std::string_view local_name, std::string_view ns, 
               "</env:Fault></env:Body></env:Envelope>\n");
 }
 
+void AppendVersionMismatchFault(std::string_view reason, std::string* out) {
+  out->append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+              "<SOAP-ENV:Envelope xmlns:SOAP-ENV=\"http://schemas.xmlsoap.org/soap/envelope/\"><SOAP-ENV:Header>"
+              "<upg:Upgrade xmlns:upg=\"http://www.w3.org/2003/05/soap-envelope\">"
+              "<upg:SupportedEnvelope qname=\"env12:Envelope\" xmlns:env12=\"http://www.w3.org/2003/05/soap-envelope\"/>"
+              "<upg:SupportedEnvelope qname=\"env11:Envelope\" xmlns:env11=\"http://schemas.xmlsoap.org/soap/envelope/\"/>"
+              "</upg:Upgrade></SOAP-ENV:Header><SOAP-ENV:Body><SOAP-ENV:Fault>"
+              "<faultcode>SOAP-ENV:VersionMismatch</faultcode><faultstring>");
+  AppendXmlEscaped(reason, out);
+  out->append("</faultstring></SOAP-ENV:Fault></SOAP-ENV:Body></SOAP-ENV:Envelope>\n");
+}
+
 }  // namespace lather

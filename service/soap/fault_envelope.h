@@ -22,6 +22,11 @@ void AppendFaultEnvelope(int soap_version, bool sender_fault, std::string_view r
 // header block `local_name` in namespace `ns` (SOAP 1.2 part 1, 5.4.8).
 void AppendNotUnderstoodFault(std::string_view local_name, std::string_view ns, std::string* out);
 
+// Appends a SOAP 1.1 VersionMismatch fault (the answer to an envelope of the other version than its
+// binding's, SOAP 1.2 part 1 appendix A) with `reason`, and an Upgrade header block naming the envelopes
+// this service supports (SOAP 1.2 part 1, 5.4.7).
+void AppendVersionMismatchFault(std::string_view reason, std::string* out);
+
 // Appends `text` with &, <, >, " escaped.
 void AppendXmlEscaped(std::string_view text, std::string* out);
 

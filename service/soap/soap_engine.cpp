@@ -283,6 +283,7 @@ SoapOutcome SoapEngine::Serve(const SoapCall& call, std::string* response_body) 
   operation_start_ = operation_end_ = Clock::time_point{};
   call_ = &call;
   envelope_version_ = 0;
+  version_mismatch_ = false;
   operation_ = 5;
   deferred_ = false;
   auth_failed_ = false;
@@ -314,10 +315,10 @@ SoapOutcome SoapEngine::Serve(const SoapCall& call, std::string* response_body) 
       if (soap_->version == 0) {
         RefuseNonEnvelope(prolog.root_name);
       } else if (soap_->version != call.content_type_version) {
-        const char* reason = soap_->version == 2
-            ? "a SOAP 1.2 envelope must be sent with Content-Type application/soap+xml, not text/xml"
-            : "a SOAP 1.1 envelope must be sent with Content-Type text/xml, not application/soap+xml";
-        soap_sender_fault(soap_, reason, nullptr);
+        // The binding (its Content-Type) and the envelope disagree: answered with a SOAP 1.1 VersionMismatch
+        // fault (SOAP 1.2 part 1, appendix A), in Finish().
+        version_mismatch_ = true;
+        soap_->error = SOAP_VERSIONMISMATCH;
       } else if (CheckUnprocessedSecurity() == SOAP_OK) {
         if (body_content == std::string_view::npos) {
           handler_->dispatch();
@@ -416,14 +417,23 @@ SoapOutcome SoapEngine::Finish() {
                                  " characters, the service's limit (--max-string)";
       soap_sender_fault(soap_, soap_strdup(soap_, reason.c_str()), nullptr);
     }
-    if (soap_->error == SOAP_MUSTUNDERSTAND && version == 2 && !not_understood_local_.empty()) {
+    if (version_mismatch_) {
+      soap_set_version(soap_, 1);
+      AppendVersionMismatchFault(envelope_version_ == 2
+                                     ? "a SOAP 1.2 envelope was sent with Content-Type text/xml, the SOAP 1.1 binding: "
+                                       "send SOAP 1.2 as application/soap+xml, or a SOAP 1.1 envelope as text/xml"
+                                     : "a SOAP 1.1 envelope was sent with Content-Type application/soap+xml, the SOAP "
+                                       "1.2 binding: send SOAP 1.1 as text/xml, or a SOAP 1.2 envelope as "
+                                       "application/soap+xml",
+                                 out_);
+    } else if (soap_->error == SOAP_MUSTUNDERSTAND && version == 2 && !not_understood_local_.empty()) {
       AppendNotUnderstoodFault(not_understood_local_, not_understood_ns_, out_);
     } else {
       soap_send_fault(soap_);
     }
     outcome.http_status = 500;
     const char** code = soap_faultcode(soap_);
-    outcome.sender_fault = code != nullptr && *code != nullptr &&
+    outcome.sender_fault = !version_mismatch_ && code != nullptr && *code != nullptr &&
                            (std::strstr(*code, "Sender") != nullptr || std::strstr(*code, "Client") != nullptr);
     if (soap_->version == 2 && outcome.sender_fault) outcome.http_status = 400;
     if (store_unavailable_) {

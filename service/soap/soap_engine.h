@@ -155,6 +155,7 @@ class SoapEngine {
   std::unique_ptr<Handler> handler_;
   const SoapCall* call_ = nullptr;
   int envelope_version_ = 0;  // 1 or 2 once gSOAP has read the Envelope, else 0
+  bool version_mismatch_ = false;  // the envelope is of the other SOAP version than the Content-Type
   size_t operation_ = 5;      // the operation the Body named (index in kMetricOperations)
   size_t read_offset_ = 0;
   std::string not_understood_local_, not_understood_ns_;  // the header block refused, if any

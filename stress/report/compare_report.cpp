@@ -8,6 +8,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "stress/report/json_numbers.h"
 #include "stress/report/units.h"
 
 namespace lather {
@@ -139,6 +140,7 @@ std::string CompareJson(const std::vector<CompareTarget>& targets, int rounds) {
   }
   root.set("targets", list);
   std::ostringstream os;
+  NullNonFinite(root);  // JSON has no NaN or infinity
   root.stringify(os, 2);
   os << "\n";
   return os.str();

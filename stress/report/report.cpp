@@ -12,6 +12,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "stress/report/json_numbers.h"
 #include "stress/report/units.h"
 #include "stress/verdict/verdict_format.h"
 
@@ -508,6 +509,7 @@ std::string ReportJson(const RunReport& r) {
   root.set("components", components);
 
   std::ostringstream os;
+  NullNonFinite(root);  // JSON has no NaN or infinity
   root.stringify(os, 2);
   os << "\n";
   return os.str();

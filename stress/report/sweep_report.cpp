@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include "stress/report/json_numbers.h"
 #include "stress/report/units.h"
 #include "stress/verdict/verdict_format.h"
 
@@ -141,6 +142,7 @@ std::string SweepJson(const SweepResult& r) {
   usl.set("rms_relative_error", r.fit.rms_relative_error);
   root.set("usl", usl);
   std::ostringstream os;
+  NullNonFinite(root);  // JSON has no NaN or infinity
   root.stringify(os, 2);
   os << "\n";
   return os.str();

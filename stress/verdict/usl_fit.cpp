@@ -130,7 +130,7 @@ UslFit FitUsl(const std::vector<UslPoint>& input) {
   fit.kappa = kappa;
   fit.rms_relative_error = std::sqrt(best / static_cast<double>(points.size()));
   if (kappa > 0) {
-    fit.peak_connections = std::sqrt((1 - sigma) / kappa);
+    fit.peak_connections = std::max(1.0, std::sqrt((1 - sigma) / kappa));  // sigma = 1: it falls from the first
     fit.peak_calls_per_second = UslPredict(fit, fit.peak_connections);
   } else if (sigma > 0) {
     fit.peak_calls_per_second = lambda / sigma;  // the asymptote: it never falls

@@ -19,7 +19,7 @@ struct UslFit {
   double lambda = 0;        // calls/s of one connection, uncontended
   double sigma = 0;         // contention, 0..1
   double kappa = 0;         // coherency, >= 0
-  double peak_connections = -1;  // N at the predicted peak, sqrt((1 - sigma) / kappa); -1 when kappa == 0
+  double peak_connections = -1;  // N at the predicted peak, sqrt((1 - sigma) / kappa), at least 1; -1 when kappa == 0
   double peak_calls_per_second = -1;  // X at that N; with kappa == 0, the asymptote lambda / sigma (-1 if 0)
   double rms_relative_error = -1;     // of the fit at the points, 0..
 };

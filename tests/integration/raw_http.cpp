@@ -73,6 +73,10 @@ RawResponse RawConnection::Receive() {
     pos = next;
   }
   buffer_.erase(0, head_end + 4);
+  // RFC 9112 6.3: 1xx, 204 and 304 responses end at their head.
+  if ((response.status >= 100 && response.status < 200) || response.status == 204 || response.status == 304) {
+    return response;
+  }
   const auto length = response.headers.find("content-length");
   if (length != response.headers.end()) {
     const size_t want = std::strtoull(length->second.c_str(), nullptr, 10);

@@ -21,4 +21,10 @@ std::string Envelope(const char* ns, const std::string& body_content, const std:
 // The same Envelope with nothing before it (no XML declaration).
 std::string BareEnvelope(const char* ns, const std::string& body_content);
 
+// `text` as one gzip member, as a client sending Content-Encoding: gzip would; throws if zlib fails.
+std::string Gzip(const std::string& text);
+
+// A POST of `body` (already encoded) with Content-Encoding `coding` and the given Content-Type.
+std::string EncodedPost(const char* content_type, const std::string& body, const std::string& coding);
+
 }  // namespace lather::test

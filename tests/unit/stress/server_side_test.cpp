@@ -13,7 +13,7 @@ using lather::ServerSide;
 using lather::ServerSideValue;
 using lather::SplitNamed;
 
-TEST_CASE("NAME= prefixes name a component; anything else is the server", "[stress][cli]") {
+TEST_CASE("NAME= prefixes name a component and anything else is the server", "[stress][cli]") {
   std::string name, rest;
   SplitNamed("node=123", &name, &rest);
   CHECK((name == "node" && rest == "123"));
