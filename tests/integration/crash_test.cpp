@@ -211,7 +211,7 @@ TEST_CASE("kill -9 during IncCounter traffic loses no acknowledged increment and
 TEST_CASE("PostgreSQL: SIGKILL during IncCounter traffic loses no acknowledged increment and hands out no value twice",
           "[postgres][crash]") {
   CrashStore store(CrashStore::Kind::kPostgres);
-  KillDuringTraffic(&store, 10);
+  KillDuringTraffic(&store, 8);
 }
 
 TEST_CASE("kill -9 during IncCounter traffic with a wsa:MessageID on every call: each call sent again after "
