@@ -1,7 +1,7 @@
 // A retry is not a second increment: IncCounter requests that carry a WS-Addressing wsa:MessageID,
 // sent to the real service as raw envelopes, count once per id (also concurrently, after a restart
-// and after kill -9), answer the first value, and are refused when the id is reused for another
-// counter; ids expire after --idempotency-window.
+// and after kill -9, on SQLite and on PostgreSQL), answer the first value, and are refused when the id
+// is reused for another counter; ids expire after --idempotency-window.
 #include <signal.h>
 
 #include <catch2/catch.hpp>
@@ -11,10 +11,12 @@
 #include <thread>
 #include <vector>
 
+#include "tests/integration/crash_store.h"
 #include "tests/integration/raw_http.h"
 #include "tests/integration/service_process.h"
 
 using lather::test::CallBinary;
+using lather::test::CrashStore;
 using lather::test::ElementText;
 using lather::test::RawResponse;
 using lather::test::RunCommand;
@@ -58,6 +60,27 @@ int64_t Get(int port, const std::string& name) {
   const RawResponse r = Call(port, "GetCounter", name, "");
   REQUIRE(r.status == 200);
   return std::stoll(ElementText(r.body, "result"));
+}
+
+// An id answered, the service stopped and started again; another id answered just before a SIGKILL: each
+// id sent again after the restarts answers its first value and counts nothing.
+void RememberedAcrossRestartAndKill(CrashStore* store) {
+  ServiceProcess* service = store->Start();
+  CHECK(Inc(service->port(), "durable", MessageIdHeader("uuid:before-restart")) == 1);
+  CHECK(service->Stop() == 0);
+
+  service = store->Start();
+  CHECK(Inc(service->port(), "durable", MessageIdHeader("uuid:before-restart")) == 1);
+  CHECK(Inc(service->port(), "durable", MessageIdHeader("uuid:before-kill")) == 2);
+  REQUIRE(::kill(service->pid(), SIGKILL) == 0);
+  CHECK(service->Stop() == -SIGKILL);
+  REQUIRE(store->Settle());
+
+  service = store->Start();
+  const int port = service->port();
+  CHECK(Inc(port, "durable", MessageIdHeader("uuid:before-kill")) == 2);
+  CHECK(Inc(port, "durable", MessageIdHeader("uuid:before-restart")) == 1);
+  CHECK(Get(port, "durable") == 2);
 }
 
 }  // namespace
@@ -141,24 +164,14 @@ TEST_CASE("a wsa:MessageID reused for another counter is a Client or Sender faul
 
 TEST_CASE("a wsa:MessageID is remembered across a restart and a kill -9 after the answer",
           "[integration][idempotency]") {
-  // Every process is kept until the end: the first one's folder holds the store.
-  std::vector<std::unique_ptr<ServiceProcess>> processes;
-  processes.push_back(std::make_unique<ServiceProcess>());
-  const std::string store = processes.back()->store_uri();
-  CHECK(Inc(processes.back()->port(), "durable", MessageIdHeader("uuid:before-restart")) == 1);
-  CHECK(processes.back()->Stop() == 0);
+  CrashStore store(CrashStore::Kind::kSqlite);
+  RememberedAcrossRestartAndKill(&store);
+}
 
-  processes.push_back(std::make_unique<ServiceProcess>(store));
-  CHECK(Inc(processes.back()->port(), "durable", MessageIdHeader("uuid:before-restart")) == 1);
-  CHECK(Inc(processes.back()->port(), "durable", MessageIdHeader("uuid:before-kill")) == 2);
-  REQUIRE(::kill(processes.back()->pid(), SIGKILL) == 0);
-  CHECK(processes.back()->Stop() == -SIGKILL);
-
-  processes.push_back(std::make_unique<ServiceProcess>(store));
-  const int port = processes.back()->port();
-  CHECK(Inc(port, "durable", MessageIdHeader("uuid:before-kill")) == 2);
-  CHECK(Inc(port, "durable", MessageIdHeader("uuid:before-restart")) == 1);
-  CHECK(Get(port, "durable") == 2);
+TEST_CASE("PostgreSQL: a wsa:MessageID is remembered across a restart and a SIGKILL after the answer",
+          "[postgres][idempotency]") {
+  CrashStore store(CrashStore::Kind::kPostgres);
+  RememberedAcrossRestartAndKill(&store);
 }
 
 TEST_CASE("a wsa:MessageID older than --idempotency-window counts as a new request",

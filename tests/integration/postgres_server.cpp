@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <stdexcept>
+#include <thread>
 
 #include "tests/integration/service_process.h"
 
@@ -80,6 +81,26 @@ void PostgresServer::Stop() {
   if (!running_) return;
   Run(bin_ + "/pg_ctl -D " + dir_ + "/data -w -t 30 -m fast stop >/dev/null");
   running_ = false;
+}
+
+int PostgresServer::TcpClients() const {
+  // client_addr is null for Unix-socket connections (this query's own) and for the server's own processes.
+  const std::string out = Run(bin_ + "/psql -X -At -h " + dir_ + " -p " + std::to_string(port_) +
+                              " -U lather -d postgres -c \"SELECT count(*) FROM pg_stat_activity WHERE client_addr "
+                              "IS NOT NULL\"");
+  // The count is the last line (stderr is in the output too).
+  const size_t end = out.find_last_not_of("\n");
+  const size_t start = out.find_last_of('\n', end);
+  return std::stoi(out.substr(start == std::string::npos ? 0 : start + 1));
+}
+
+bool PostgresServer::WaitForNoTcpClients(std::chrono::milliseconds limit) const {
+  const auto deadline = std::chrono::steady_clock::now() + limit;
+  while (TcpClients() > 0) {
+    if (std::chrono::steady_clock::now() >= deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return true;
 }
 
 }  // namespace lather::test

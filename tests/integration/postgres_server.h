@@ -4,6 +4,7 @@
 // std::runtime_error if it cannot start. Not thread-safe; one per test.
 #pragma once
 
+#include <chrono>
 #include <string>
 
 namespace lather::test {
@@ -22,6 +23,13 @@ class PostgresServer {
   // Stops the server (fast shutdown: connections are cut) and starts it again on the same port.
   void Stop();
   void Start();
+
+  // How many client connections over TCP the server has now (lather-service's; the fixture's own
+  // query comes over the Unix socket and is not counted). Throws if the server cannot be asked.
+  int TcpClients() const;
+  // Waits (at most `limit`) until the server has no TCP client left: the backends of a killed client
+  // have seen the connection end, and committed or rolled back what it had sent. False on timeout.
+  bool WaitForNoTcpClients(std::chrono::milliseconds limit) const;
 
  private:
   std::string Run(const std::string& command) const;  // as the server's user; throws on failure
