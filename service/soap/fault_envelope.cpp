@@ -43,7 +43,9 @@ void AppendFaultEnvelope(int soap_version, bool sender_fault, std::string_view r
     out->append(sender_fault ? "SOAP-ENV:Client" : "SOAP-ENV:Server");
     out->append("</faultcode><faultstring>");
     AppendXmlEscaped(reason, out);
-    out->append("</faultstring></SOAP-ENV:Fault></SOAP-ENV:Body></SOAP-ENV:Envelope>\n");
+    // SOAP 1.1 4.4: detail MUST be present when the Body could not be processed (and clients such as .NET
+    // take a fault without it for a header fault).
+    out->append("</faultstring><detail/></SOAP-ENV:Fault></SOAP-ENV:Body></SOAP-ENV:Envelope>\n");
   }
 }
 
