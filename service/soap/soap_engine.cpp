@@ -430,8 +430,10 @@ SoapOutcome SoapEngine::Finish() {
       AppendNotUnderstoodFault(not_understood_local_, not_understood_ns_, out_);
     } else {
       // SOAP 1.1 4.4: a fault about the Body MUST carry detail (empty here: the reason is the faultstring); a
-      // MustUnderstand fault is about a header and MUST NOT.
-      if (soap_->version == 1 && soap_->error != SOAP_MUSTUNDERSTAND) soap_faultdetail(soap_);
+      // MustUnderstand fault is about a header and MUST NOT; a VersionMismatch is about the envelope.
+      if (soap_->version == 1 && soap_->error != SOAP_MUSTUNDERSTAND && soap_->error != SOAP_VERSIONMISMATCH) {
+        soap_faultdetail(soap_);
+      }
       soap_send_fault(soap_);
     }
     outcome.http_status = 500;
