@@ -27,6 +27,12 @@
 #include "stress/load/unloaded_probe.h"
 #include "stress/report/report.h"
 #include "stress/report/units.h"
+// Saved runs, HTML, .hgrm, --start-at and the live line (issue 17).
+#include "stress/report/hgrm.h"
+#include "stress/report/progress_line.h"
+#include "stress/report/run_html.h"
+#include "stress/saved_runs_cli.h"
+#include "stress/start_at.h"
 
 namespace lather {
 namespace {
@@ -78,6 +84,10 @@ struct StressOptions {
   std::string ca_file;             // https: extra trusted CAs
   bool insecure = false;           // https: no certificate checks
   bool help = false;
+  // Issue 17: reports people look at, runs from several load hosts.
+  std::string html_file;           // --html: the run as one self-contained HTML page
+  std::string hgrm_file;           // --hgrm: HdrHistogram's percentile distribution text
+  std::string start_at;            // --start-at: wait until then before the warm-up
 };
 
 // A run's own prefix for its message ids: the PID and the clock, in hex (unique across runs and hosts
@@ -215,7 +225,8 @@ void DefineFlags(FlagParser* f, StressOptions* o) {
   f->AddInt("server-threads", 0, "N", "embedded service: event-loop threads (default: one per server core)", 1, 64,
             &o->server_threads);
   f->AddBool("no-pin", 0, "embedded service: do not give server and client separate cores", &o->no_pin);
-  f->AddString("json", 0, "FILE", "write every figure as JSON (schema lather-stress/1)", &o->json_file);
+  f->AddString("json", 0, "FILE", "write every figure as JSON, with the full histograms (schema lather-stress/2)",
+               &o->json_file);
   f->AddString("series", 0, "FILE.csv", "write per-second calls, p50, p99, errors, bytes, CPU", &o->series_file);
   f->AddBool("quiet", 'q', "print nothing but errors and failed thresholds", &o->quiet);
   f->AddString("max-p99", 0, "TIME", "exit 1 if p99 latency is above this", &o->max_p99);
@@ -225,6 +236,12 @@ void DefineFlags(FlagParser* f, StressOptions* o) {
   f->AddString("cacert", 0, "FILE", "https: also trust the CA certificates in FILE (PEM) besides the system store",
                &o->ca_file);
   f->AddBool("insecure", 0, "https: do not check the server's certificate (chain and host name)", &o->insecure);
+  f->AddString("html", 0, "FILE", "write the run as one self-contained HTML page with plots", &o->html_file);
+  f->AddString("hgrm", 0, "FILE", "write the latency histogram as HdrHistogram's percentile distribution (.hgrm, ms)",
+               &o->hgrm_file);
+  f->AddString("start-at", 0, "TIME",
+               "wait until TIME before the warm-up, so harnesses on several hosts begin together: RFC 3339 "
+               "(2024-05-01T12:00:00Z), Unix seconds or +SECONDS", &o->start_at);
   f->AddBool("help", 'h', "print this help", &o->help);
 }
 
@@ -238,11 +255,14 @@ constexpr char kHelpTail[] =
     "  lather-stress https://127.0.0.1:8443/soap --cacert ca.pem -n 100000   (TLS; --insecure skips the checks)\n"
     "  lather-stress http://host:8080/Service.asmx --body req.xml -H 'Content-Type: text/xml' \\\n"
     "      -H 'SOAPAction: \"urn:x#Op\"' --expect \"//*[local-name()='result'] = $n1\"\n"
+    "\nsaved runs (--json files): lather-stress report RUN.json ... [--html FILE]; lather-stress merge A.json B.json ...\n"
+    "  [--json OUT] [--html OUT] (each with --help)\n"
     "\nexit codes: 0 ok, 1 a threshold failed, 2 every call failed, 3 cannot connect, 64 bad usage\n";
 
 }  // namespace
 
 int StressMain(int argc, char** argv) {
+  if (argc > 1 && IsSavedRunsCommand(argv[1])) return SavedRunsMain(argc - 1, argv + 1);  // report, merge
   StressOptions o;
   FlagParser flags("lather-stress [flags] [URL]");
   DefineFlags(&flags, &o);
@@ -278,6 +298,10 @@ int StressMain(int argc, char** argv) {
   if (!o.max_p99.empty() && !(s = ParseDuration(o.max_p99, &max_p99)).ok()) return UsageError("--max-p99: " + s.message());
   if (!o.link.empty() && !(s = ParseBitRate(o.link, &link)).ok()) return UsageError("--link: " + s.message());
   if (!o.expect.empty() && o.body_file.empty()) return UsageError("--expect goes with --body");
+  int64_t start_at_ns = 0;
+  if (!o.start_at.empty() && !(s = ParseStartAt(o.start_at, UnixNanosNow(), &start_at_ns)).ok()) {
+    return UsageError("--start-at: " + s.message());
+  }
 
   // The request.
   OperationPreset preset;
@@ -377,7 +401,7 @@ int StressMain(int argc, char** argv) {
   load.pipeline = static_cast<int>(o.pipeline);
   load.keep_alive = !o.no_keepalive;
   load.timeout_seconds = timeout;
-  load.series = !o.series_file.empty();
+  load.series = !o.series_file.empty() || !o.json_file.empty() || !o.html_file.empty();  // ~30 KB a thread a second
   load.first_call_number = static_cast<uint64_t>(getpid()) % 1000 * 1000000;
 
   TargetUrl metrics_at = url;  // where /metrics is read (the target unless --metrics-url)
@@ -415,6 +439,8 @@ int StressMain(int argc, char** argv) {
   report.half_duplex = o.half_duplex;
   report.shared_cores = report.interface_name == "lo" &&
                         (o.server_pid > 0 ? AffinityOverlaps(0, static_cast<pid_t>(o.server_pid)) : true);
+  report.context.machine = TakeMachineInfo();
+  report.context.start_at = o.start_at;
 
   const bool progress = !o.quiet && isatty(STDERR_FILENO);
   ResourceSnapshot last;
@@ -423,6 +449,7 @@ int StressMain(int argc, char** argv) {
   observer.on_window_start = [&] {
     report.server_before = sampler.TakeServerDetail();
     report.before = last = sampler.Take();
+    report.context.window_start_unix_ns = UnixNanosNow();
   };
   observer.on_tick = [&](double seconds, uint64_t ok, uint64_t failed, uint64_t recent_p99_ns) {
     const ResourceSnapshot now = sampler.Take();
@@ -433,24 +460,28 @@ int StressMain(int argc, char** argv) {
     report.cpu_per_second.emplace_back(client, server);
     last = now;
     if (progress) {
-      char server_text[48] = "";
-      if (server >= 0) std::snprintf(server_text, sizeof server_text, ", server %.2f cores", server);
-      std::fprintf(stderr, "\r  %5.1f s  %s calls  %s calls/s  p99 ~%s  %s failed  client %.2f cores%s   ", seconds,
-                   WithThousands(static_cast<double>(ok)).c_str(), WithThousands(static_cast<double>(ok) / seconds).c_str(),
-                   recent_p99_ns > 0 ? FormatNanos(static_cast<double>(recent_p99_ns)).c_str() : "-",
-                   WithThousands(static_cast<double>(failed)).c_str(), client,
-                   server_text);
+      const ProgressFigures figures{seconds, load.total_calls > 0 ? 0 : duration, load.total_calls, ok, failed,
+                                    recent_p99_ns, client, server};
+      std::fprintf(stderr, "%s%s", kEraseLine, ProgressLine(figures, TerminalColumns(STDERR_FILENO)).c_str());
     }
   };
   observer.on_window_end = [&] {
     report.after = sampler.Take();
+    report.context.window_end_unix_ns = UnixNanosNow();
     report.server_after = sampler.TakeServerDetail();
   };
+
+  if (start_at_ns > 0) {  // --start-at: every harness begins its warm-up at the same time
+    const double wait = static_cast<double>(start_at_ns - UnixNanosNow()) / 1e9;
+    if (!o.quiet) std::fprintf(stderr, "lather-stress: waiting %.1f s until %s (--start-at)\n", std::max(0.0, wait),
+                               Rfc3339(start_at_ns).c_str());
+    SleepUntilUnixNs(start_at_ns);
+  }
 
   // The unloaded latency: a short run at one connection, out of the warm-up (closed model only).
   if (!o.no_probe && o.client == "raw" && o.rate <= 0 && load.connections * load.pipeline >= 2 && warmup >= 0.5) {
     const double probe_seconds = std::min(1.0, warmup / 2);
-    if (progress) std::fprintf(stderr, "\r  probing the unloaded latency at 1 connection (%.1f s of the warm-up)", probe_seconds);
+    if (progress) std::fprintf(stderr, "%s  probing the unloaded latency at 1 connection (%.1f s of the warm-up)", kEraseLine, probe_seconds);
     if (!(s = ProbeUnloadedLatency(load, probe_seconds, &report.unloaded_latency_seconds)).ok()) {
       std::fprintf(stderr, "lather-stress: %s\n", s.message().c_str());
       return s.kind() == Status::Kind::kIOError ? kExitConnect : kExitUsage;
@@ -481,7 +512,7 @@ int StressMain(int argc, char** argv) {
     LoadRunner runner(load);
     s = runner.Run(observer, &report.load);
   }
-  if (progress) std::fprintf(stderr, "\r%100s\r", "");
+  if (progress) std::fprintf(stderr, "%s", kEraseLine);  // the report starts on a clean line
   if (!s.ok()) {
     std::fprintf(stderr, "lather-stress: %s\n", s.message().c_str());
     return s.kind() == Status::Kind::kIOError ? kExitConnect : kExitUsage;
@@ -500,6 +531,12 @@ int StressMain(int argc, char** argv) {
     if (!out) std::fprintf(stderr, "lather-stress: cannot write --json %s\n", o.json_file.c_str());
   }
   if (!o.series_file.empty() && !(s = WriteSeriesCsv(report, o.series_file)).ok()) {
+    std::fprintf(stderr, "lather-stress: %s\n", s.message().c_str());
+  }
+  if (!o.html_file.empty() && !(s = WriteRunsHtml({report}, o.html_file)).ok()) {
+    std::fprintf(stderr, "lather-stress: %s\n", s.message().c_str());
+  }
+  if (!o.hgrm_file.empty() && !(s = WriteHgrm(report.load.total.latency, o.hgrm_file)).ok()) {
     std::fprintf(stderr, "lather-stress: %s\n", s.message().c_str());
   }
   if (embedded) {

@@ -12,6 +12,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "stress/report/run_json.h"
 #include "stress/report/units.h"
 
 namespace lather {
@@ -421,6 +422,7 @@ std::string ReportJson(const RunReport& r) {
   verdict.set("suggested_connections", v.suggested_connections);
   verdict.set("text", v.text);
   root.set("verdict", verdict);
+  AddRunDetail(r, &root);  // schema 2: histograms, series, the verdict's inputs, the machine (run_json.h)
 
   std::ostringstream os;
   root.stringify(os, 2);
