@@ -228,6 +228,9 @@ constexpr char kScript[] = R"JS(
     document.body.setAttribute('data-lather-charts', String(drawn));
     document.body.setAttribute('data-lather-overflow',
                                document.documentElement.scrollWidth > window.innerWidth + 1 ? 'yes' : 'no');
+    // What the browser fetched for this page besides the page itself: nothing, by design.
+    var fetched = window.performance && performance.getEntriesByType ? performance.getEntriesByType('resource').length : -1;
+    document.body.setAttribute('data-lather-resources', String(fetched));
     document.body.setAttribute('data-lather-rendered', 'ok');
   }
 
