@@ -288,7 +288,13 @@ void Read(const Node& root, RunReport* r) {
 
 Status HistogramFromJson(const Object& json, LatencyHistogram* histogram) {
   try {
-    *histogram = Histogram(Node(new Object(json), "histogram"));
+    // Through the text, so that nested arrays set by value read as parsed ones do.
+    std::ostringstream text;
+    json.stringify(text);
+    Poco::JSON::Parser parser;
+    *histogram = Histogram(Node(parser.parse(text.str()).extract<Object::Ptr>(), "histogram"));
+  } catch (const Poco::Exception& e) {
+    return Status::InvalidArgument(e.displayText());
   } catch (const FieldError& e) {
     return Status::InvalidArgument(e.what());
   }
@@ -299,7 +305,9 @@ Status ParseRunJson(const std::string& text, RunReport* report) {
   Object::Ptr root;
   try {
     Poco::JSON::Parser parser;
-    root = parser.parse(text).extract<Object::Ptr>();
+    const Poco::Dynamic::Var parsed = parser.parse(text);
+    if (parsed.type() != typeid(Object::Ptr)) return Status::InvalidArgument("not a lather-stress run (not an object)");
+    root = parsed.extract<Object::Ptr>();
   } catch (const Poco::Exception& e) {
     return Status::InvalidArgument("not a JSON object: " + e.message());
   }
