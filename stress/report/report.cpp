@@ -231,12 +231,26 @@ void PrintReport(const RunReport& r, std::FILE* out) {
                  r.half_duplex ? ", sharing one half-duplex link" : "");
   }
   const Verdict& v = r.verdict;
-  std::fprintf(out, "  client CPU   %.2f of %.0f core%s (%s us per call)\n", v.client_cores_used, r.client_cores,
-               r.client_cores == 1 ? "" : "s", v.client_cpu_per_call > 0 ? Fixed(v.client_cpu_per_call * 1e6, 1).c_str() : "-");
-  if (v.server_cores_used >= 0) {
-    std::fprintf(out, "  server CPU   %.2f of %.0f core%s (%s us per call, from %s)\n", v.server_cores_used, r.server_cores,
-                 r.server_cores == 1 ? "" : "s", v.server_cpu_per_call > 0 ? Fixed(v.server_cpu_per_call * 1e6, 1).c_str() : "-",
-                 r.server_cpu_source.c_str());
+  // Cores busy from the verdict, or, when it has none (no call succeeded), from the CPU measured (issue 17).
+  auto cores_used = [&r](double verdict_cores, double cpu_seconds) {
+    if (verdict_cores >= 0) return verdict_cores;
+    return cpu_seconds >= 0 && r.load.window_seconds > 0 ? cpu_seconds / r.load.window_seconds : -1.0;
+  };
+  const double client_used = cores_used(v.client_cores_used, r.figures.client_cpu_seconds);
+  const double server_used = cores_used(v.server_cores_used, r.figures.server_cpu_seconds);
+  auto per_call = [&r](double seconds) {
+    if (seconds > 0) return Fixed(seconds * 1e6, 1) + " us per call";
+    return std::string(r.load.total.calls_ok() == 0 ? "no call succeeded" : "- us per call");
+  };
+  if (client_used >= 0) {
+    std::fprintf(out, "  client CPU   %.2f of %.0f core%s (%s)\n", client_used, r.client_cores,
+                 r.client_cores == 1 ? "" : "s", per_call(v.client_cpu_per_call).c_str());
+  } else {
+    std::fprintf(out, "  client CPU   unknown\n");
+  }
+  if (server_used >= 0) {
+    std::fprintf(out, "  server CPU   %.2f of %.0f core%s (%s, from %s)\n", server_used, r.server_cores,
+                 r.server_cores == 1 ? "" : "s", per_call(v.server_cpu_per_call).c_str(), r.server_cpu_source.c_str());
   } else {
     std::fprintf(out, "  server CPU   unknown (give --server-pid, or serve /metrics with process_cpu_seconds_total)\n");
   }

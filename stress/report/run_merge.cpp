@@ -72,6 +72,13 @@ Status MergeRuns(const std::vector<RunReport>& runs, RunReport* merged) {
       return Status::InvalidArgument("cannot merge " + r.context.name +
                                      ": it ran against its own embedded service, not a target shared with the others");
     }
+    for (size_t k = 0; k < i; ++k) {
+      const RunContext& c = runs[k].context;
+      if (c.window_start_unix_ns == r.context.window_start_unix_ns && c.machine.hostname == r.context.machine.hostname &&
+          runs[k].load.total.latency == r.load.total.latency) {
+        return Status::InvalidArgument("cannot merge " + r.context.name + " with " + c.name + ": they are the same run");
+      }
+    }
     if (i == 0) continue;
     const std::string difference = Difference(first, r);
     if (!difference.empty()) {
@@ -194,6 +201,7 @@ Status MergeRuns(const std::vector<RunReport>& runs, RunReport* merged) {
     m.after.tx_packets += host.interface.tx_packets;
     m.after.tcp_retransmits += host.interface.tcp_retransmits;
   }
+  if (server_known > 1) m.server_cpu_source += ", the mean of " + std::to_string(server_known) + " runs";
   m.unloaded_latency_seconds = unloaded;
   m.shared_cores = hosts.size() == 1 && first.shared_cores;
 

@@ -90,5 +90,6 @@ TEST_CASE("runs that are not one experiment are refused in one line naming both"
   embedded.settings.embedded = true;
   CHECK(lather::MergeRuns({embedded, a}, &merged).message().find("its own embedded service") != std::string::npos);
   CHECK(lather::MergeRuns({a}, &merged).message() == "merge needs two or more runs");
+  CHECK(lather::MergeRuns({a, a}, &merged).message() == "cannot merge load-1-run with load-1-run: they are the same run");
   CHECK(s.message().find('\n') == std::string::npos);
 }
