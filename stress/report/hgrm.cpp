@@ -65,11 +65,8 @@ std::string PercentileDistribution(const LatencyHistogram& h, const HgrmOptions&
       out += Format("%12.*f %2.12f %10" PRIu64 "\n", d, value, fraction, s.total);
     }
   }
-  // HdrHistogram's Max is the highest value of the largest value's bucket, as its 100% line.
-  uint64_t max = 0;
-  h.ForEachBucket([&](uint64_t, uint64_t highest, uint64_t n) {
-    if (n > 0) max = highest;
-  });
+  // The exact largest value (as HdrHistogram's JavaScript port prints it; the Java one prints its bucket's top).
+  const uint64_t max = h.max();
   out += Format("#[Mean    = %12.*f, StdDeviation   = %12.*f]\n", d, h.Mean() / ratio, d, h.StdDev() / ratio);
   out += Format("#[Max     = %12.*f, Total count    = %12" PRIu64 "]\n", d, static_cast<double>(max) / ratio, h.count());
   out += Format("#[Buckets = %12d, SubBuckets     = %12d]\n", LatencyHistogram::BucketCount(),

@@ -54,6 +54,8 @@ Parsed Parse(const std::string& text) {
 
 }  // namespace
 
+// The same text as HdrHistogram's JavaScript port (hdr-histogram-js 3.0.1, 2 significant digits, output
+// ratio 1) prints for these two values, but for its Mean and StdDeviation (1503 and 501: from bucket middles).
 TEST_CASE("two values give HdrHistogram's steps, line for line", "[stress][report][hgrm]") {
   LatencyHistogram h;
   h.Record(1000);  // bucket 1000..1003
@@ -72,7 +74,7 @@ TEST_CASE("two values give HdrHistogram's steps, line for line", "[stress][repor
       "        2007 0.550000000000          2           2.22\n"
       "        2007 1.000000000000          2\n"
       "#[Mean    =         1500, StdDeviation   =          499]\n"
-      "#[Max     =         2007, Total count    =            2]\n"
+      "#[Max     =         2000, Total count    =            2]\n"
       "#[Buckets =           29, SubBuckets     =          256]\n";
   CHECK(lather::PercentileDistribution(h, ns) == expected);
 }
