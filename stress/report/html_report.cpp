@@ -225,6 +225,13 @@ constexpr char kScript[] = R"JS(
       if (c.kind === 'bars') drawBars(fig, c); else drawXY(fig, c);
       ++drawn;
     });
+    // Where each chart is on the page (CSS pixels), for scripts that cut screenshots (scripts/report-screenshots).
+    document.querySelectorAll('figure[data-chart]').forEach(function (fig) {
+      var r = fig.getBoundingClientRect();
+      fig.setAttribute('data-lather-box', [r.left + window.scrollX, r.top + window.scrollY, r.width, r.height]
+                       .map(function (v) { return Math.round(v); }).join(','));
+    });
+    document.body.setAttribute('data-lather-height', String(document.documentElement.scrollHeight));
     document.body.setAttribute('data-lather-charts', String(drawn));
     document.body.setAttribute('data-lather-overflow',
                                document.documentElement.scrollWidth > window.innerWidth + 1 ? 'yes' : 'no');

@@ -12,18 +12,18 @@ inside the page, and Chromium's net log: no request that a page initiated, which
 <img> proves the check can see); no src/href/url()/@import in the file; at 360 px wide nothing overflows,
 and a 360 px screenshot of the run's page is not blank.
 Usage: html_browser_test.py BUILD_DIR   (exit 77 when Chromium is not installed)"""
-import html
 import html.parser
 import json
 import os
 import re
 import shutil
-import struct
 import subprocess
 import sys
 import tempfile
 import time
-import zlib
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import png  # noqa: E402  (tests/report/png.py)
 
 build = os.path.abspath(sys.argv[1])
 stress = os.path.join(build, "stress", "lather-stress")
@@ -126,50 +126,6 @@ def steps_below_100(hgrm_path):
     return sum(1 for l in lines if float(l[1]) < 1.0)
 
 
-def png_pixels_not_white(path):
-    """Counts pixels that are not white in an 8-bit RGB(A) PNG (Chromium's screenshots)."""
-    with open(path, "rb") as f:
-        data = f.read()
-    assert data[:8] == b"\x89PNG\r\n\x1a\n"
-    pos, idat, width, height, channels = 8, b"", 0, 0, 4
-    while pos < len(data):
-        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
-        chunk = data[pos + 8:pos + 8 + length]
-        if kind == b"IHDR":
-            width, height, depth, color = struct.unpack(">IIBB", chunk[:10])
-            assert depth == 8, depth
-            channels = {2: 3, 6: 4}[color]
-        elif kind == b"IDAT":
-            idat += chunk
-        pos += 12 + length
-    raw = zlib.decompress(idat)
-    stride = width * channels
-    previous = bytearray(stride)
-    count = 0
-    for y in range(height):
-        filt = raw[y * (stride + 1)]
-        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
-        for i in range(stride):
-            left = line[i - channels] if i >= channels else 0
-            up = previous[i]
-            ul = previous[i - channels] if i >= channels else 0
-            if filt == 1:
-                line[i] = (line[i] + left) & 255
-            elif filt == 2:
-                line[i] = (line[i] + up) & 255
-            elif filt == 3:
-                line[i] = (line[i] + (left + up) // 2) & 255
-            elif filt == 4:
-                p = left + up - ul
-                pa, pb, pc = abs(p - left), abs(p - up), abs(p - ul)
-                line[i] = (line[i] + (left if pa <= pb and pa <= pc else up if pb <= pc else ul)) & 255
-        for x in range(0, stride, channels):
-            if line[x] < 200 or line[x + 1] < 200 or line[x + 2] < 200:
-                count += 1
-        previous = line
-    return count, width, height
-
-
 def check_page(tag, html_path, runs, hgrm_path=None, screenshot=False):
     """Opens the page and checks it against the runs (the JSON documents) it shows."""
     with open(html_path) as f:
@@ -234,7 +190,8 @@ def check_page(tag, html_path, runs, hgrm_path=None, screenshot=False):
     r, _ = browser("file://" + html_path, ["--window-size=360,1400", "--screenshot=" + shot, "--hide-scrollbars"],
                    tag + "-shot")
     if os.path.exists(shot):
-        dark, width, height = png_pixels_not_white(shot)
+        width, height, channels, rows = png.read(shot)
+        dark = png.drawn_pixels(rows, channels)
         check(tag + ": the 360 px screenshot is 360 wide and not blank (%d of %d pixels drawn)" % (dark, width * height),
               width == 360 and dark > 0.02 * width * height)
     else:
