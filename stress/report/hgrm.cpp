@@ -1,5 +1,6 @@
 #include "stress/report/hgrm.h"
 
+#include <charconv>
 #include <cinttypes>
 #include <cmath>
 #include <cstdarg>
@@ -18,6 +19,41 @@ std::string Format(const char* format, ...) {
   std::vsnprintf(buffer, sizeof buffer, format, args);
   va_end(args);
   return buffer;
+}
+
+// `value` with `decimals` decimals as Java's Formatter writes "%.Nf", which HdrHistogram's text is printed
+// with: the shortest decimal that reads back as the double, rounded half up (C's printf rounds the binary
+// value instead, so 0.9997802734375 would be 0.999780273437 there and 0.999780273438 in HdrHistogram's).
+std::string JavaFixed(double value, int decimals) {
+  char buffer[400];
+  const auto [end, error] = std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::fixed);
+  if (error != std::errc()) return Format("%.*f", decimals, value);
+  std::string text(buffer, end);
+  const bool negative = !text.empty() && text[0] == '-';
+  if (negative) text.erase(0, 1);
+  const size_t dot = text.find('.');
+  std::string whole = dot == std::string::npos ? text : text.substr(0, dot);
+  std::string fraction = dot == std::string::npos ? "" : text.substr(dot + 1);
+  const size_t wanted = static_cast<size_t>(decimals);
+  if (fraction.size() <= wanted) {
+    fraction.append(wanted - fraction.size(), '0');
+  } else {
+    const bool up = fraction[wanted] >= '5';
+    fraction.resize(wanted);
+    if (up) {
+      std::string digits = whole + fraction;
+      size_t i = digits.size();
+      while (i > 0 && digits[i - 1] == '9') digits[--i] = '0';
+      if (i == 0) {
+        digits.insert(0, "1");
+      } else {
+        ++digits[i - 1];
+      }
+      whole = digits.substr(0, digits.size() - wanted);
+      fraction = digits.substr(digits.size() - wanted);
+    }
+  }
+  return (negative ? "-" : "") + whole + (wanted > 0 ? "." + fraction : "");
 }
 
 }  // namespace
@@ -59,16 +95,20 @@ std::string PercentileDistribution(const LatencyHistogram& h, const HgrmOptions&
   for (const PercentileStep& s : PercentileSteps(h, o.ticks_per_half_distance)) {
     const double value = static_cast<double>(s.value) / ratio;
     const double fraction = s.percentile / 100.0;
+    const std::string columns = Format("%12s %2s %10" PRIu64, JavaFixed(value, d).c_str(),
+                                       JavaFixed(fraction, 12).c_str(), s.total);
     if (s.percentile != 100.0) {
-      out += Format("%12.*f %2.12f %10" PRIu64 " %14.2f\n", d, value, fraction, s.total, 1.0 / (1.0 - fraction));
+      out += columns + Format(" %14s\n", JavaFixed(1.0 / (1.0 - fraction), 2).c_str());
     } else {
-      out += Format("%12.*f %2.12f %10" PRIu64 "\n", d, value, fraction, s.total);
+      out += columns + "\n";
     }
   }
   // The exact largest value (as HdrHistogram's JavaScript port prints it; the Java one prints its bucket's top).
   const uint64_t max = h.max();
-  out += Format("#[Mean    = %12.*f, StdDeviation   = %12.*f]\n", d, h.Mean() / ratio, d, h.StdDev() / ratio);
-  out += Format("#[Max     = %12.*f, Total count    = %12" PRIu64 "]\n", d, static_cast<double>(max) / ratio, h.count());
+  out += Format("#[Mean    = %12s, StdDeviation   = %12s]\n", JavaFixed(h.Mean() / ratio, d).c_str(),
+                JavaFixed(h.StdDev() / ratio, d).c_str());
+  out += Format("#[Max     = %12s, Total count    = %12" PRIu64 "]\n", JavaFixed(static_cast<double>(max) / ratio, d).c_str(),
+                h.count());
   out += Format("#[Buckets = %12d, SubBuckets     = %12d]\n", LatencyHistogram::BucketCount(),
                 static_cast<int>(LatencyHistogram::kSubBucketCount));
   return out;

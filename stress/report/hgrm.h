@@ -5,7 +5,8 @@
 // HdrHistogram's PercentileIterator: from 0% in `ticks_per_half_distance` steps per halving of the
 // distance to 100%, each value the highest value of the bucket where the step is reached, and a last
 // line at 100%; tests/interop/node/hgrm_interop.js holds the text against HdrHistogram's JavaScript port.
-// Differences: the mean is exact (HdrHistogram's is from bucket middles) and Max is the exact largest
+// Numbers are rounded as Java's Formatter rounds them (half up on the shortest decimal), as HdrHistogram's
+// are. Differences: the mean is exact (HdrHistogram's is from bucket middles) and Max is the exact largest
 // value; Value has 3 decimals by default (HdrHistogram prints as many as its significant digits, 2 for
 // this layout). Pure functions; thread-safe.
 #pragma once

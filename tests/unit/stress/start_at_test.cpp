@@ -22,7 +22,7 @@ std::string Refusal(const std::string& text) {
 
 }  // namespace
 
-TEST_CASE("--start-at takes RFC 3339, Unix seconds and +SECONDS", "[stress][start-at]") {
+TEST_CASE("the start time takes RFC 3339, Unix seconds and +SECONDS", "[stress][start-at]") {
   CHECK(At("2024-05-01T12:00:30Z") == kNow + 30 * kSecond);
   CHECK(At("2024-05-01t12:00:30.25z") == kNow + 30 * kSecond + 250'000'000);
   CHECK(At("2024-05-01T14:01:00+02:00") == kNow + 60 * kSecond);
@@ -34,7 +34,7 @@ TEST_CASE("--start-at takes RFC 3339, Unix seconds and +SECONDS", "[stress][star
   CHECK(At("2024-05-01T11:59:59.5Z") == kNow - 500'000'000);  // half a second late is still now
 }
 
-TEST_CASE("--start-at refuses other forms, the past and more than a day ahead", "[stress][start-at]") {
+TEST_CASE("the start time refuses other forms, the past and more than a day ahead", "[stress][start-at]") {
   CHECK(Refusal("2024-05-01T11:59:58Z") == "'2024-05-01T11:59:58Z' is 2 s in the past");
   CHECK(Refusal("2024-05-02T12:00:01Z") == "'2024-05-02T12:00:01Z' is more than 24 h away");
   CHECK(Refusal("+90000").find("more than 24 h away") != std::string::npos);

@@ -110,6 +110,18 @@ TEST_CASE("the .hgrm of a run parses back to its histogram's percentiles, count 
   CHECK(p.sub_buckets == 256);
 }
 
+TEST_CASE("percentiles are rounded as HdrHistogram's Java formatter rounds them, half up on the shortest decimal",
+          "[stress][report][hgrm]") {
+  // 1 - 0.000219726562500 = 0.99978027343750 is a tie at 12 decimals in decimal, not in binary: C's printf
+  // would write 0.999780273437; HdrHistogram (Java and its JavaScript port) writes 0.999780273438.
+  LatencyHistogram h;
+  h.RecordN(1000, 14519);  // every step up to 99.993% is reached in this bucket
+  h.Record(5000);
+  const std::string text = lather::PercentileDistribution(h);
+  CHECK(text.find(" 0.999780273438 ") != std::string::npos);
+  CHECK(text.find(" 0.999780273437 ") == std::string::npos);
+}
+
 TEST_CASE("an empty histogram's .hgrm has the header and the footer only", "[stress][report][hgrm]") {
   const Parsed p = Parse(lather::PercentileDistribution(LatencyHistogram()));
   CHECK(p.lines.empty());
