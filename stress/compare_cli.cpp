@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "stress/report/compare_html.h"
 #include "stress/report/compare_report.h"
 #include "stress/report/units.h"
 #include "stress/run_options.h"
@@ -70,6 +71,9 @@ int CompareMain(int argc, char** argv) {
       run.server_side = server_side[i];
       run.json_file.clear();
       run.series_file.clear();
+      run.html_file.clear();
+      run.hgrm_file.clear();
+      if (round > 0 || i > 0) run.start_at.clear();  // --start-at: the first run waits, the others follow
       RunPlan plan;
       if (const int code = PlanRun(&run, &plan); code != 0) return code;
       RunReport report;
@@ -90,6 +94,13 @@ int CompareMain(int argc, char** argv) {
     }
   }
   PrintCompare(targets, static_cast<int>(rounds), stdout);
+  if (!o.html_file.empty()) {
+    const Status written = WriteCompareHtml(targets, static_cast<int>(rounds), o.html_file);
+    if (!written.ok()) {
+      std::fprintf(stderr, "lather-stress: %s\n", written.message().c_str());
+      return kExitUsage;
+    }
+  }
   if (!o.json_file.empty()) {
     std::ofstream out(o.json_file);
     out << CompareJson(targets, static_cast<int>(rounds));

@@ -60,6 +60,10 @@ struct StressOptions {
   std::string ca_file;             // https: extra trusted CAs
   bool insecure = false;           // https: no certificate checks
   bool help = false;
+  // Issue 17: reports people look at, runs from several load hosts.
+  std::string html_file;           // --html: the run as one self-contained HTML page
+  std::string hgrm_file;           // --hgrm: HdrHistogram's percentile distribution text
+  std::string start_at;            // --start-at: wait until then before the warm-up
 };
 
 // What a run needs beside its flags: the parsed settings and the request.
@@ -69,6 +73,7 @@ struct RunPlan {
   OperationPreset preset;
   std::string placement;  // the embedded service's cores and the client's
   int client_cores = 1;
+  int64_t start_at_ns = 0;  // --start-at as Unix nanoseconds; 0: start now
 };
 
 // Defines every flag of a run on `f`, writing into `o`.

@@ -31,6 +31,12 @@
 #include "stress/report/units.h"
 #include "stress/server_side.h"
 #include "stress/measure/process_tree.h"
+// Saved runs, HTML, .hgrm, --start-at and the live line (issue 17).
+#include "stress/report/hgrm.h"
+#include "stress/report/progress_line.h"
+#include "stress/report/run_html.h"
+#include "stress/saved_runs_cli.h"
+#include "stress/start_at.h"
 
 namespace lather {
 namespace {
@@ -182,7 +188,8 @@ void DefineFlags(FlagParser* f, StressOptions* o) {
   f->AddInt("server-threads", 0, "N", "embedded service: event-loop threads (default: one per server core)", 1, 64,
             &o->server_threads);
   f->AddBool("no-pin", 0, "embedded service: do not give server and client separate cores", &o->no_pin);
-  f->AddString("json", 0, "FILE", "write every figure as JSON (schema lather-stress/1)", &o->json_file);
+  f->AddString("json", 0, "FILE", "write every figure as JSON, with the full histograms (schema lather-stress/2)",
+               &o->json_file);
   f->AddString("series", 0, "FILE.csv", "write per-second calls, p50, p99, errors, bytes, CPU", &o->series_file);
   f->AddBool("quiet", 'q', "print nothing but errors and failed thresholds", &o->quiet);
   f->AddString("max-p99", 0, "TIME", "exit 1 if p99 latency is above this", &o->max_p99);
@@ -192,6 +199,12 @@ void DefineFlags(FlagParser* f, StressOptions* o) {
   f->AddString("cacert", 0, "FILE", "https: also trust the CA certificates in FILE (PEM) besides the system store",
                &o->ca_file);
   f->AddBool("insecure", 0, "https: do not check the server's certificate (chain and host name)", &o->insecure);
+  f->AddString("html", 0, "FILE", "write the run as one self-contained HTML page with plots", &o->html_file);
+  f->AddString("hgrm", 0, "FILE", "write the latency histogram as HdrHistogram's percentile distribution (.hgrm, ms)",
+               &o->hgrm_file);
+  f->AddString("start-at", 0, "TIME",
+               "wait until TIME before the warm-up, so harnesses on several hosts begin together: RFC 3339 "
+               "(2024-05-01T12:00:00Z), Unix seconds or +SECONDS", &o->start_at);
   f->AddBool("help", 'h', "print this help", &o->help);
 }
 
@@ -210,6 +223,8 @@ constexpr char kHelpTail[] =
     "\nsubcommands (each with its own --help):\n"
     "  lather-stress compare NAME=URL NAME=URL ...   the targets in interleaved rounds, one table\n"
     "  lather-stress sweep URL [--slo p99=10ms]      connections 1, 2, 4, ... (or rates with -R) to the knee\n"
+    "  lather-stress report RUN.json ... --html FILE the HTML page of saved runs (--json files)\n"
+    "  lather-stress merge A.json B.json ...         runs of several load hosts merged exactly\n"
     "\nexit codes: 0 ok, 1 a threshold failed, 2 every call failed, 3 cannot connect, 64 bad usage\n";
 
 }  // namespace
@@ -246,6 +261,10 @@ int PlanRun(StressOptions* options, RunPlan* plan) {
   if (!o.max_p99.empty() && !(s = ParseDuration(o.max_p99, &max_p99)).ok()) return UsageError("--max-p99: " + s.message());
   if (!o.link.empty() && !(s = ParseBitRate(o.link, &link)).ok()) return UsageError("--link: " + s.message());
   if (!o.expect.empty() && o.body_file.empty()) return UsageError("--expect goes with --body");
+  int64_t& start_at_ns = plan->start_at_ns;
+  if (!o.start_at.empty() && !(s = ParseStartAt(o.start_at, UnixNanosNow(), &start_at_ns)).ok()) {
+    return UsageError("--start-at: " + s.message());
+  }
 
   // The request.
   OperationPreset& preset = plan->preset;
@@ -328,7 +347,7 @@ int ExecuteRun(StressOptions o, const RunPlan& plan, RunReport* out) {
   load.pipeline = static_cast<int>(o.pipeline);
   load.keep_alive = !o.no_keepalive;
   load.timeout_seconds = timeout;
-  load.series = !o.series_file.empty();
+  load.series = !o.series_file.empty() || !o.json_file.empty() || !o.html_file.empty();  // ~30 KB a thread a second
   load.first_call_number = static_cast<uint64_t>(getpid()) % 1000 * 1000000;
 
   // The server side: one server, or a farm's components. /metrics gives a server's CPU when there is no
@@ -383,6 +402,8 @@ int ExecuteRun(StressOptions o, const RunPlan& plan, RunReport* out) {
   report.half_duplex = o.half_duplex;
   report.shared_cores = report.interface_name == "lo" &&
                         (server_pid > 0 ? AffinityOverlaps(0, server_pid) : true);
+  report.context.machine = TakeMachineInfo();
+  report.context.start_at = o.start_at;
 
   const bool progress = !o.quiet && isatty(STDERR_FILENO);
   ResourceSnapshot last;
@@ -391,6 +412,7 @@ int ExecuteRun(StressOptions o, const RunPlan& plan, RunReport* out) {
   observer.on_window_start = [&] {
     report.server_before = sampler.TakeServerDetail();
     report.before = last = sampler.Take();
+    report.context.window_start_unix_ns = UnixNanosNow();
   };
   observer.on_tick = [&](double seconds, uint64_t ok, uint64_t failed, uint64_t recent_p99_ns) {
     const ResourceSnapshot now = sampler.Take();
@@ -401,24 +423,29 @@ int ExecuteRun(StressOptions o, const RunPlan& plan, RunReport* out) {
     report.cpu_per_second.emplace_back(client, server);
     last = now;
     if (progress) {
-      char server_text[48] = "";
-      if (server >= 0) std::snprintf(server_text, sizeof server_text, ", server %.2f cores", server);
-      std::fprintf(stderr, "\r  %5.1f s  %s calls  %s calls/s  p99 ~%s  %s failed  client %.2f cores%s   ", seconds,
-                   WithThousands(static_cast<double>(ok)).c_str(), WithThousands(static_cast<double>(ok) / seconds).c_str(),
-                   recent_p99_ns > 0 ? FormatNanos(static_cast<double>(recent_p99_ns)).c_str() : "-",
-                   WithThousands(static_cast<double>(failed)).c_str(), client,
-                   server_text);
+      const ProgressFigures figures{seconds, load.total_calls > 0 ? 0 : duration, load.total_calls, ok, failed,
+                                    recent_p99_ns, client, server};
+      std::fprintf(stderr, "%s%s", kEraseLine, ProgressLine(figures, TerminalColumns(STDERR_FILENO)).c_str());
     }
   };
   observer.on_window_end = [&] {
     report.after = sampler.Take();
+    report.context.window_end_unix_ns = UnixNanosNow();
     report.server_after = sampler.TakeServerDetail();
   };
+
+  const int64_t start_at_ns = plan.start_at_ns;
+  if (start_at_ns > 0) {  // --start-at: every harness begins its warm-up at the same time
+    const double wait = static_cast<double>(start_at_ns - UnixNanosNow()) / 1e9;
+    if (!o.quiet) std::fprintf(stderr, "lather-stress: waiting %.1f s until %s (--start-at)\n", std::max(0.0, wait),
+                               Rfc3339(start_at_ns).c_str());
+    SleepUntilUnixNs(start_at_ns);
+  }
 
   // The unloaded latency: a short run at one connection, out of the warm-up (closed model only).
   if (!o.no_probe && o.client == "raw" && o.rate <= 0 && load.connections * load.pipeline >= 2 && warmup >= 0.5) {
     const double probe_seconds = std::min(1.0, warmup / 2);
-    if (progress) std::fprintf(stderr, "\r  probing the unloaded latency at 1 connection (%.1f s of the warm-up)", probe_seconds);
+    if (progress) std::fprintf(stderr, "%s  probing the unloaded latency at 1 connection (%.1f s of the warm-up)", kEraseLine, probe_seconds);
     if (!(s = ProbeUnloadedLatency(load, probe_seconds, &report.unloaded_latency_seconds)).ok()) {
       std::fprintf(stderr, "lather-stress: %s\n", s.message().c_str());
       return s.kind() == Status::Kind::kIOError ? kExitConnect : kExitUsage;
@@ -449,7 +476,7 @@ int ExecuteRun(StressOptions o, const RunPlan& plan, RunReport* out) {
     LoadRunner runner(load);
     s = runner.Run(observer, &report.load);
   }
-  if (progress) std::fprintf(stderr, "\r%100s\r", "");
+  if (progress) std::fprintf(stderr, "%s", kEraseLine);  // the report starts on a clean line
   if (!s.ok()) {
     std::fprintf(stderr, "lather-stress: %s\n", s.message().c_str());
     return s.kind() == Status::Kind::kIOError ? kExitConnect : kExitUsage;
@@ -463,6 +490,7 @@ int ExecuteRun(StressOptions o, const RunPlan& plan, RunReport* out) {
 int StressMain(int argc, char** argv) {
   if (argc > 1 && std::strcmp(argv[1], "compare") == 0) return CompareMain(argc - 1, argv + 1);
   if (argc > 1 && std::strcmp(argv[1], "sweep") == 0) return SweepMain(argc - 1, argv + 1);
+  if (argc > 1 && IsSavedRunsCommand(argv[1])) return SavedRunsMain(argc - 1, argv + 1);  // report, merge
   StressOptions o;
   FlagParser flags("lather-stress [flags] [URL]");
   DefineFlags(&flags, &o);
@@ -520,6 +548,12 @@ int StressMain(int argc, char** argv) {
     if (!out) std::fprintf(stderr, "lather-stress: cannot write --json %s\n", o.json_file.c_str());
   }
   if (!o.series_file.empty() && !(s = WriteSeriesCsv(report, o.series_file)).ok()) {
+    std::fprintf(stderr, "lather-stress: %s\n", s.message().c_str());
+  }
+  if (!o.html_file.empty() && !(s = WriteRunsHtml({report}, o.html_file)).ok()) {
+    std::fprintf(stderr, "lather-stress: %s\n", s.message().c_str());
+  }
+  if (!o.hgrm_file.empty() && !(s = WriteHgrm(report.load.total.latency, o.hgrm_file)).ok()) {
     std::fprintf(stderr, "lather-stress: %s\n", s.message().c_str());
   }
   if (embedded) {

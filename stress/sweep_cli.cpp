@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "stress/report/sweep_html.h"
 #include "stress/report/sweep_report.h"
 #include "stress/report/units.h"
 #include "stress/run_options.h"
@@ -102,6 +103,9 @@ int SweepMain(int argc, char** argv) {
     StressOptions run = o;
     run.json_file.clear();
     run.series_file.clear();
+    run.html_file.clear();
+    run.hgrm_file.clear();
+    run.start_at.clear();
     if (result.open_model) {
       run.rate = load;
     } else {
@@ -137,6 +141,13 @@ int SweepMain(int argc, char** argv) {
   }
   AnalyzeSweep(&result);
   PrintSweep(result, stdout);
+  if (!o.html_file.empty()) {
+    const Status written = WriteSweepHtml(result, o.html_file);
+    if (!written.ok()) {
+      std::fprintf(stderr, "lather-stress: %s\n", written.message().c_str());
+      return kExitUsage;
+    }
+  }
   if (!o.json_file.empty()) {
     std::ofstream out(o.json_file);
     out << SweepJson(result);

@@ -104,6 +104,56 @@ std::vector<std::pair<double, uint64_t>> LatencyHistogram::Percentiles() const {
   return spectrum;
 }
 
+std::vector<LatencyHistogram::Bucket> LatencyHistogram::NonEmptyBuckets() const {
+  std::vector<Bucket> buckets;
+  if (count_ == 0) return buckets;
+  for (std::size_t i = 0; i < counts_.size(); ++i) {
+    if (counts_[i] != 0) buckets.push_back({LowestEquivalentValue(i), HighestEquivalentValue(i), counts_[i]});
+  }
+  return buckets;
+}
+
+bool LatencyHistogram::FromBuckets(const std::vector<std::pair<uint64_t, uint64_t>>& buckets, uint64_t count,
+                                   uint64_t sum, uint64_t min, uint64_t max, uint64_t overflow_count,
+                                   LatencyHistogram* out, std::string* error) {
+  out->Reset();
+  auto fail = [&](const std::string& why) {
+    out->Reset();
+    *error = why;
+    return false;
+  };
+  uint64_t total = 0;
+  std::size_t previous = 0;
+  for (const auto& [lowest, n] : buckets) {
+    if (lowest > kMaxValue) return fail("bucket value " + std::to_string(lowest) + " is above the largest value");
+    const std::size_t index = CountsIndex(lowest);
+    if (LowestEquivalentValue(index) != lowest) {
+      return fail("bucket value " + std::to_string(lowest) + " is not the lowest value of a bucket");
+    }
+    if (total > 0 && index <= previous) return fail("buckets out of order at value " + std::to_string(lowest));
+    if (n == 0) return fail("empty bucket at value " + std::to_string(lowest));
+    out->counts_[index] = n;
+    total += n;
+    previous = index;
+  }
+  if (total != count) {
+    return fail("the buckets hold " + std::to_string(total) + " values, the count says " + std::to_string(count));
+  }
+  if (overflow_count > count) return fail("more overflowed values than values");
+  if (count > 0) {
+    const std::size_t first = CountsIndex(buckets.front().first);
+    if (min > kMaxValue || max > kMaxValue || CountsIndex(min) != first || CountsIndex(max) != previous || min > max) {
+      return fail("min " + std::to_string(min) + " or max " + std::to_string(max) + " is outside the buckets");
+    }
+    out->min_ = min;
+    out->max_ = max;
+  }
+  out->count_ = count;
+  out->sum_ = sum;
+  out->overflow_count_ = overflow_count;
+  return true;
+}
+
 bool LatencyHistogram::operator==(const LatencyHistogram& other) const {
   return count_ == other.count_ && overflow_count_ == other.overflow_count_ && sum_ == other.sum_ &&
          min_ == other.min_ && max_ == other.max_ && counts_ == other.counts_;

@@ -15,6 +15,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -74,6 +75,34 @@ class LatencyHistogram {
   // Empty when nothing was recorded. One pass over the buckets.
   std::vector<std::pair<double, uint64_t>> Percentiles() const;
 
+  // One bucket that holds values: the lowest and highest value it stands for, and how many it holds.
+  struct Bucket {
+    uint64_t lowest = 0;
+    uint64_t highest = 0;
+    uint64_t count = 0;
+  };
+  // The buckets that hold at least one value, in increasing order of value (the sparse form that JSON
+  // reports carry). O(number of buckets).
+  std::vector<Bucket> NonEmptyBuckets() const;
+  // Every bucket in order, empty ones too, as HdrHistogram's iterators walk them; `visit(lowest, highest,
+  // count)` is called for indexes 0 .. the bucket of max(). Nothing is visited when empty.
+  template <typename Visit>
+  void ForEachBucket(Visit visit) const;
+
+  // Rebuilds a histogram from its sparse form: each (lowest value, count) of NonEmptyBuckets(), and the
+  // exact count, sum, min, max and overflow count. Returns false, leaving *out empty and *error saying
+  // why, when the parts disagree (a value that is not the lowest of its bucket, buckets out of order or
+  // repeated, counts that do not add up to `count`, min or max outside the buckets that hold values).
+  static bool FromBuckets(const std::vector<std::pair<uint64_t, uint64_t>>& buckets, uint64_t count, uint64_t sum,
+                          uint64_t min, uint64_t max, uint64_t overflow_count, LatencyHistogram* out,
+                          std::string* error);
+
+  // HdrHistogram's names for this layout, as its .hgrm footer prints them: 29 buckets (powers of two)
+  // of kSubBucketCount sub-buckets cover 0..kMaxValue.
+  static constexpr int BucketCount() {
+    return static_cast<int>((CountsLength() - 1) >> kSubBucketHalfCountMagnitude);
+  }
+
   // True when both hold the same count in every bucket and the same count, sum, min, max and overflow.
   bool operator==(const LatencyHistogram& other) const;
   bool operator!=(const LatencyHistogram& other) const { return !(*this == other); }
@@ -126,6 +155,13 @@ inline void LatencyHistogram::RecordN(uint64_t nanos, uint64_t count) {
   sum_ += nanos * count;
   if (nanos < min_) min_ = nanos;
   if (nanos > max_) max_ = nanos;
+}
+
+template <typename Visit>
+void LatencyHistogram::ForEachBucket(Visit visit) const {
+  if (count_ == 0) return;
+  const std::size_t last = CountsIndex(max_);
+  for (std::size_t i = 0; i <= last; ++i) visit(LowestEquivalentValue(i), HighestEquivalentValue(i), counts_[i]);
 }
 
 }  // namespace lather

@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "stress/report/json_numbers.h"
+#include "stress/report/run_json.h"
 #include "stress/report/units.h"
 #include "stress/verdict/verdict_format.h"
 
@@ -269,9 +270,23 @@ void PrintReport(const RunReport& r, std::FILE* out) {
                  r.half_duplex ? ", sharing one half-duplex link" : "");
   }
   const Verdict& v = r.verdict;
-  std::fprintf(out, "  client CPU   %.2f of %s core%s (%s us per call)\n", v.client_cores_used,
-               FormatCoreCount(r.client_cores).c_str(), r.client_cores == 1 ? "" : "s",
-               v.client_cpu_per_call > 0 ? Fixed(v.client_cpu_per_call * 1e6, 1).c_str() : "-");
+  // Cores busy from the verdict, or, when it has none (no call succeeded), from the CPU measured (issue 17).
+  auto cores_used = [&r](double verdict_cores, double cpu_seconds) {
+    if (verdict_cores >= 0) return verdict_cores;
+    return cpu_seconds >= 0 && r.load.window_seconds > 0 ? cpu_seconds / r.load.window_seconds : -1.0;
+  };
+  const double client_used = cores_used(v.client_cores_used, r.figures.client_cpu_seconds);
+  const double server_used = cores_used(v.server_cores_used, r.figures.server_cpu_seconds);
+  auto per_call = [&r](double seconds) {
+    if (seconds > 0) return Fixed(seconds * 1e6, 1) + " us per call";
+    return std::string(r.load.total.calls_ok() == 0 ? "no call succeeded" : "- us per call");
+  };
+  if (client_used >= 0) {
+    std::fprintf(out, "  client CPU   %.2f of %s core%s (%s)\n", client_used, FormatCoreCount(r.client_cores).c_str(),
+                 r.client_cores == 1 ? "" : "s", per_call(v.client_cpu_per_call).c_str());
+  } else {
+    std::fprintf(out, "  client CPU   unknown\n");
+  }
   if (!v.components.empty()) {
     for (const ComponentVerdict& c : v.components) {
       std::string budget = c.cores > 0 ? (c.instances > 1 ? std::to_string(c.instances) + " x " + FormatCoreCount(c.cores / c.instances)
@@ -283,20 +298,18 @@ void PrintReport(const RunReport& r, std::FILE* out) {
         use += ", instances " + Fixed(100 * c.min_instance_utilization, 0) + "-" + Fixed(100 * c.max_instance_utilization, 0) + "%";
       }
       if (c.utilization >= 0) use += ")";
-      std::fprintf(out, "  %-12s %s of %s%s, %s us per call, ceiling %s calls/s\n", c.name.c_str(), use.c_str(),
-                   budget.c_str(), c.serving ? " (serving)" : "",
-                   c.cpu_per_call > 0 ? Fixed(c.cpu_per_call * 1e6, 1).c_str() : "-",
+      std::fprintf(out, "  %-12s %s of %s%s, %s, ceiling %s calls/s\n", c.name.c_str(), use.c_str(),
+                   budget.c_str(), c.serving ? " (serving)" : "", per_call(c.cpu_per_call).c_str(),
                    c.ceiling >= 0 ? FormatApprox(c.ceiling).c_str() : "unknown");
     }
     if (v.machine_utilization >= 0) {
       std::fprintf(out, "  machine      %.0f%% of its %s cores busy with the client and the components\n",
                    100 * v.machine_utilization, FormatCoreCount(r.figures.machine_cores).c_str());
     }
-  } else if (v.server_cores_used >= 0) {
-    std::fprintf(out, "  server CPU   %.2f of %s core%s (%s us per call, from %s)\n", v.server_cores_used,
+  } else if (server_used >= 0) {
+    std::fprintf(out, "  server CPU   %.2f of %s core%s (%s, from %s)\n", server_used,
                  FormatCoreCount(r.server_cores).c_str(), r.server_cores == 1 ? "" : "s",
-                 v.server_cpu_per_call > 0 ? Fixed(v.server_cpu_per_call * 1e6, 1).c_str() : "-",
-                 r.server_cpu_source.c_str());
+                 per_call(v.server_cpu_per_call).c_str(), r.server_cpu_source.c_str());
   } else {
     std::fprintf(out, "  server CPU   unknown (give --server-pid, or serve /metrics with process_cpu_seconds_total)\n");
   }
@@ -484,6 +497,7 @@ std::string ReportJson(const RunReport& r) {
   verdict.set("suggested_connections", v.suggested_connections);
   verdict.set("text", v.text);
   root.set("verdict", verdict);
+  AddRunDetail(r, &root);  // schema 2: histograms, series, the verdict's inputs, the machine (run_json.h)
 
   Array components;
   for (const ComponentVerdict& c : v.components) {

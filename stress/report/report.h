@@ -11,11 +11,14 @@
 #include "common/status.h"
 #include "stress/load/load_runner.h"
 #include "stress/measure/resource_sampler.h"
+#include "stress/report/run_context.h"
 #include "stress/verdict/verdict.h"
 
 namespace lather {
 
-inline constexpr char kReportSchema[] = "lather-stress/1";
+// 2: the full latency histograms, the per-second series, the verdict's inputs and the run context
+// (stress/report/run_json.h).
+inline constexpr char kReportSchema[] = "lather-stress/2";
 
 // What was asked for, as the report shows it.
 struct StressSettings {
@@ -60,6 +63,7 @@ struct RunReport {
   RunFigures figures;
   Verdict verdict;
   std::vector<std::pair<double, double>> cpu_per_second;  // (client cores, server cores) per second
+  RunContext context;             // where and when it ran, its name, what a merge was made of (run_context.h)
 
   // Derived figures.
   uint64_t calls() const { return load.total.calls_ok() + load.total.failures(); }

@@ -37,7 +37,7 @@ TEST_CASE("an IncCounter run's successful calls equal the counter's value afterw
   INFO(run.output);
   REQUIRE(run.exit_code == 0);
   const auto report = ReadJson(json);
-  CHECK(report->getValue<std::string>("schema") == "lather-stress/1");
+  CHECK(report->getValue<std::string>("schema") == "lather-stress/2");
   const auto calls = report->getObject("calls");
   CHECK(calls->getValue<uint64_t>("ok") == 3000);
   CHECK(calls->getValue<uint64_t>("failed") == 0);

@@ -106,13 +106,13 @@ check_call() {
   else fail "$name" "exit $rc, expected output '$expected', got '$got'"; fi
 }
 
-# json_calls_ok FILE: prints calls.ok of a lather-stress/1 report, nothing if the schema is wrong
+# json_calls_ok FILE: prints calls.ok of a lather-stress/2 report, nothing if the schema is wrong
 json_calls_ok() {
   "$python" - "$1" <<'EOF' 2>/dev/null
 import json, sys
 with open(sys.argv[1], encoding="utf-8") as f:
     report = json.load(f)
-if report.get("schema") == "lather-stress/1":
+if report.get("schema") == "lather-stress/2":
     print(report["calls"]["ok"])
 EOF
 }

@@ -12,7 +12,7 @@ if ! command -v npm >/dev/null 2>&1; then
   exit 1
 fi
 if [[ -f $stamp && ! $here/package-lock.json -nt $stamp && ! $here/package.json -nt $stamp \
-      && -f $here/node_modules/soap/package.json ]]; then
+      && -f $here/node_modules/soap/package.json && -f $here/node_modules/hdr-histogram-js/package.json ]]; then
   exit 0  # up to date
 fi
 log=$(mktemp /tmp/lather-npm-ci-XXXXXX.log)
