@@ -27,6 +27,8 @@
 #include "stress/load/unloaded_probe.h"
 #include "stress/report/report.h"
 #include "stress/report/units.h"
+#include "stress/server_side.h"
+#include "stress/measure/process_tree.h"
 
 namespace lather {
 namespace {
@@ -63,8 +65,7 @@ struct StressOptions {
   bool half_duplex = false;        // the link carries one direction at a time
   bool no_probe = false;           // no 1-connection probe during the warm-up
   bool no_message_id = false;      // inc-counter without a wsa:MessageID per call
-  int64_t server_pid = 0;
-  std::string metrics_url;
+  std::vector<ServerSideValue> server_side;  // --server-pid and --metrics-url, in the order given
   std::string user;
   std::string password;
   int64_t server_threads = 0;
@@ -203,11 +204,17 @@ void DefineFlags(FlagParser* f, StressOptions* o) {
   f->AddBool("no-probe", 0,
              "no 1-connection probe during the warm-up (it measures the unloaded latency that tells a server "
              "that serializes its calls)", &o->no_probe);
-  f->AddInt("server-pid", 0, "PID", "read the server's CPU, and each of its threads', from /proc/PID", 1, INT32_MAX,
-            &o->server_pid);
-  f->AddString("metrics-url", 0, "URL",
-               "read the server's CPU from this /metrics (e.g. its --admin-listen address; default: the target's "
-               "host and port)", &o->metrics_url);
+  f->AddValue("server-pid", 0, "[NAME=]PID",
+              "read the server's CPU (the process and its descendants) and its threads' from /proc/PID, against its "
+              "budget (affinity, capped by its cgroup's CPU quota). Repeatable: NAME=PID names a component of a "
+              "farm, and PIDs under one NAME are its instances (e.g. node=PID node=PID haproxy=PID postgres=PID); "
+              "the verdict then names the saturated component",
+              [o](const std::string& v) { o->server_side.push_back({true, v}); return Status::Ok(); });
+  f->AddValue("metrics-url", 0, "[NAME=]URL",
+              "read the server's CPU from this /metrics when no PID is given, and Lather's timings (e.g. its "
+              "--admin-listen address; default: the target's host and port). Repeatable like --server-pid: the "
+              "i-th URL of a NAME is the same instance as its i-th PID",
+              [o](const std::string& v) { o->server_side.push_back({false, v}); return Status::Ok(); });
   f->AddString("user", 0, "NAME", "send HTTP Basic credentials (Authorization header) as user NAME with every call",
                &o->user);
   f->AddString("password", 0, "PW", "the password for --user (default: the environment variable LATHER_PASSWORD)",
@@ -326,7 +333,7 @@ int StressMain(int argc, char** argv) {
       return kExitConnect;
     }
     o.url = service.url();
-    o.server_pid = service.pid();
+    o.server_side.push_back({true, std::to_string(service.pid())});
     if (!server_cpus.empty()) {
       cpu_set_t set;
       CPU_ZERO(&set);
@@ -380,15 +387,19 @@ int StressMain(int argc, char** argv) {
   load.series = !o.series_file.empty();
   load.first_call_number = static_cast<uint64_t>(getpid()) % 1000 * 1000000;
 
-  TargetUrl metrics_at = url;  // where /metrics is read (the target unless --metrics-url)
-  if (!o.metrics_url.empty() && !(s = ParseTargetUrl(o.metrics_url, &metrics_at)).ok()) {
-    return UsageError("--metrics-url: " + s.message());
+  // The server side: one server, or a farm's components. /metrics gives a server's CPU when there is no
+  // PID, and Lather's own timings in any case.
+  ServerSide side;
+  if (!(s = BuildServerSide(o.server_side, url.host, url.port, url.tls, &side)).ok()) return UsageError(s.message());
+  std::unique_ptr<TlsContext> metrics_tls;
+  for (const WatchedInstance& w : side.instances) {
+    if (w.metrics_tls && !url.tls && !metrics_tls &&
+        !(s = TlsContext::ForClient(!o.insecure, o.ca_file, &metrics_tls)).ok()) {
+      return UsageError(s.message());
+    }
   }
-  const bool numeric_ipv4 = metrics_at.host.find_first_not_of("0123456789.") == std::string::npos;
-  // /metrics gives the server's CPU when there is no PID, and Lather's own timings in any case.
-  ResourceSampler sampler(static_cast<pid_t>(o.server_pid), numeric_ipv4 ? metrics_at.host : "", metrics_at.port,
-                          InterfaceFor(load.address, load.address_length));
-  sampler.set_metrics_tls(metrics_at.tls ? tls.get() : nullptr);
+  ResourceSampler sampler(side.instances, side.serving, InterfaceFor(load.address, load.address_length));
+  sampler.set_metrics_tls(url.tls ? tls.get() : metrics_tls.get());
 
   RunReport report;
   report.settings.url = url.ToString();
@@ -409,12 +420,26 @@ int StressMain(int argc, char** argv) {
   report.settings.placement = placement;
   report.interface_name = sampler.interface_name();
   report.client_cores = client_cores;
-  report.server_cores = o.server_pid > 0 ? AllowedCores(static_cast<pid_t>(o.server_pid)) : 0;
+  report.server_cores = 0;
+  bool serving_budget_known = true;
+  for (const WatchedInstance& w : side.instances) {
+    const double budget = w.pid > 0 ? BudgetCores(w.pid) : 0;
+    if (side.farm) report.instance_budget_cores.push_back(budget);
+    if (w.component != side.serving) continue;
+    serving_budget_known = serving_budget_known && budget > 0;
+    report.server_cores += budget;
+  }
+  if (!serving_budget_known) report.server_cores = 0;
+  if (side.farm) {
+    report.instances = side.instances;
+    report.serving = side.serving;
+  }
+  const pid_t server_pid = side.farm ? 0 : side.instances.front().pid;
   report.link_bits_per_second = link;
   report.link_declared = !o.link.empty();
   report.half_duplex = o.half_duplex;
   report.shared_cores = report.interface_name == "lo" &&
-                        (o.server_pid > 0 ? AffinityOverlaps(0, static_cast<pid_t>(o.server_pid)) : true);
+                        (server_pid > 0 ? AffinityOverlaps(0, server_pid) : true);
 
   const bool progress = !o.quiet && isatty(STDERR_FILENO);
   ResourceSnapshot last;

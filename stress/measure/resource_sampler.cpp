@@ -15,6 +15,7 @@
 
 #include "stress/measure/clock.h"
 #include "stress/measure/metrics_scrape.h"
+#include "stress/measure/process_tree.h"
 #include "stress/measure/thread_cpu.h"
 
 namespace lather {
@@ -60,6 +61,26 @@ std::string InterfaceFor(const sockaddr_storage& address, socklen_t length) {
   if (!ok) return "";
   ifaddrs* list = nullptr;
   if (getifaddrs(&list) != 0) return "";
+  // A destination that is an address of this machine (a bridge's, say) is reached over loopback, whatever
+  // interface holds the address.
+  for (ifaddrs* a = list; a != nullptr; a = a->ifa_next) {
+    if (a->ifa_addr == nullptr || a->ifa_addr->sa_family != address.ss_family) continue;
+    const bool same =
+        address.ss_family == AF_INET
+            ? reinterpret_cast<const sockaddr_in*>(a->ifa_addr)->sin_addr.s_addr ==
+                  reinterpret_cast<const sockaddr_in*>(&address)->sin_addr.s_addr
+            : address.ss_family == AF_INET6 &&
+                  std::memcmp(&reinterpret_cast<const sockaddr_in6*>(a->ifa_addr)->sin6_addr,
+                              &reinterpret_cast<const sockaddr_in6*>(&address)->sin6_addr, sizeof(in6_addr)) == 0;
+    if (!same) continue;
+    for (ifaddrs* l = list; l != nullptr; l = l->ifa_next) {
+      if ((l->ifa_flags & IFF_LOOPBACK) != 0) {
+        const std::string loopback = l->ifa_name;
+        freeifaddrs(list);
+        return loopback;
+      }
+    }
+  }
   std::string name;
   for (ifaddrs* a = list; a != nullptr && name.empty(); a = a->ifa_next) {
     if (a->ifa_addr == nullptr || a->ifa_addr->sa_family != local.ss_family) continue;
@@ -126,26 +147,72 @@ double MetricsCpuSeconds(const std::string& host, int port, const TlsContext* tl
 
 }  // namespace
 
-ResourceSampler::ResourceSampler(pid_t server_pid, std::string metrics_host, int metrics_port,
+ResourceSampler::ResourceSampler(std::vector<WatchedInstance> instances, std::string serving,
                                  std::string interface_name)
-    : server_pid_(server_pid), metrics_host_(std::move(metrics_host)), metrics_port_(metrics_port),
-      interface_(std::move(interface_name)) {}
+    : instances_(std::move(instances)), serving_(std::move(serving)), interface_(std::move(interface_name)),
+      metrics_work_(instances_.size(), 1), lather_metrics_work_(instances_.size(), 1) {}
+
+bool ResourceSampler::FromProc(const std::string& component) const {
+  bool any = false;
+  for (const WatchedInstance& w : instances_) {
+    if (w.component != component) continue;
+    if (w.pid <= 0) return false;
+    any = true;
+  }
+  return any;
+}
 
 std::string ResourceSampler::server_cpu_source() const {
-  if (server_pid_ > 0) return "/proc/" + std::to_string(server_pid_) + "/stat";
-  if (!metrics_host_.empty() && metrics_work_) return "/metrics";
-  return "";
+  std::string source;
+  int serving = 0;
+  for (size_t i = 0; i < instances_.size(); ++i) {
+    const WatchedInstance& w = instances_[i];
+    if (w.component != serving_) continue;
+    ++serving;
+    if (w.pid > 0) {
+      source = "/proc/" + std::to_string(w.pid) + "/stat";
+    } else if (!w.metrics_host.empty() && metrics_work_[i]) {
+      source = "/metrics";
+    } else {
+      return "";
+    }
+  }
+  if (serving > 1 && FromProc(serving_)) return "/proc";
+  return source;
+}
+
+double ResourceSampler::InstanceCpu(size_t i, double* metrics_cores) const {
+  const WatchedInstance& w = instances_[i];
+  if (w.pid > 0) return ProcessTreeCpuSeconds(w.pid);
+  if (w.metrics_host.empty() || !metrics_work_[i]) return -1;
+  const double cpu = MetricsCpuSeconds(w.metrics_host, w.metrics_port, w.metrics_tls ? metrics_tls_ : nullptr,
+                                       metrics_cores);
+  if (cpu < 0) metrics_work_[i] = 0;  // ask once; no process_cpu_seconds_total there
+  return cpu;
 }
 
 ResourceSnapshot ResourceSampler::Take() const {
   ResourceSnapshot s;
   s.at_ns = NowNanos();
   s.client_cpu_seconds = ProcessCpuSeconds();
-  if (server_pid_ > 0) {
-    s.server_cpu_seconds = ProcCpuSeconds(server_pid_);
-  } else if (!metrics_host_.empty() && metrics_work_) {
-    s.server_cpu_seconds = MetricsCpuSeconds(metrics_host_, metrics_port_, metrics_tls_, &s.server_cores);
-    if (s.server_cpu_seconds < 0) metrics_work_ = false;  // ask once; no /metrics there
+  s.instance_cpu_seconds.resize(instances_.size(), -1);
+  s.instance_metrics_cores.resize(instances_.size(), 0);
+  bool serving_known = false, serving_unknown = false;
+  double serving_cpu = 0, serving_cores = 0;
+  for (size_t i = 0; i < instances_.size(); ++i) {
+    s.instance_cpu_seconds[i] = InstanceCpu(i, &s.instance_metrics_cores[i]);
+    if (instances_[i].component != serving_) continue;
+    if (s.instance_cpu_seconds[i] < 0) {
+      serving_unknown = true;
+    } else {
+      serving_known = true;
+      serving_cpu += s.instance_cpu_seconds[i];
+      serving_cores += s.instance_metrics_cores[i];
+    }
+  }
+  if (serving_known && !serving_unknown) {
+    s.server_cpu_seconds = serving_cpu;
+    s.server_cores = serving_cores;
   }
   if (!interface_.empty()) s.interface_known = ReadInterface(interface_, &s);
   s.tcp_retransmits = ReadTcpRetransmits();
@@ -155,12 +222,32 @@ ResourceSnapshot ResourceSampler::Take() const {
 
 ServerDetail ResourceSampler::TakeServerDetail() const {
   ServerDetail d;
-  if (server_pid_ > 0) d.threads = ReadThreadCpu(server_pid_);
-  if (!metrics_host_.empty() && lather_metrics_work_) {
-    d.metrics = ReadLatherTimings(FetchMetrics(metrics_host_, metrics_port_, metrics_tls_));
-    if (!d.metrics.known) lather_metrics_work_ = false;  // ask once; not a Lather service
+  for (size_t i = 0; i < instances_.size(); ++i) {
+    const WatchedInstance& w = instances_[i];
+    if (w.component != serving_) continue;
+    if (w.pid > 0) {
+      const std::vector<ThreadCpu> threads = ReadThreadCpu(w.pid);
+      d.threads.insert(d.threads.end(), threads.begin(), threads.end());
+    }
+    if (!w.metrics_host.empty() && lather_metrics_work_[i]) {
+      const LatherTimings t =
+          ReadLatherTimings(FetchMetrics(w.metrics_host, w.metrics_port, w.metrics_tls ? metrics_tls_ : nullptr));
+      if (!t.known) lather_metrics_work_[i] = 0;  // ask once; not a Lather service
+      AddTimings(t, &d.metrics);
+    }
   }
   return d;
+}
+
+void AddTimings(const LatherTimings& more, LatherTimings* sum) {
+  if (!more.known) return;
+  sum->known = true;
+  sum->exec_sum += more.exec_sum;
+  sum->exec_count += more.exec_count;
+  sum->wait_sum += more.wait_sum;
+  sum->wait_count += more.wait_count;
+  sum->parse_sum += more.parse_sum;
+  sum->serialize_sum += more.serialize_sum;
 }
 
 }  // namespace lather

@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "stress/report/units.h"
+#include "stress/verdict/verdict_format.h"
 
 namespace lather {
 namespace {
@@ -23,6 +24,42 @@ std::string Fixed(double value, int decimals) {
   char out[64];
   std::snprintf(out, sizeof out, "%.*f", decimals, value);
   return out;
+}
+
+// A farm: its components from the instances' readings; the machine's other work when every component is a
+// process of this machine.
+void ConcludeFarm(RunReport* r) {
+  RunFigures& f = r->figures;
+  if (r->instances.empty()) return;
+  bool local = true;
+  double components_cpu = 0;
+  for (size_t i = 0; i < r->instances.size(); ++i) {
+    const WatchedInstance& w = r->instances[i];
+    ComponentFigures* c = nullptr;
+    for (ComponentFigures& existing : f.components) {
+      if (existing.name == w.component) c = &existing;
+    }
+    if (c == nullptr) {
+      f.components.push_back(ComponentFigures{});
+      c = &f.components.back();
+      c->name = w.component;
+      c->serving = w.component == r->serving;
+    }
+    const double before = i < r->before.instance_cpu_seconds.size() ? r->before.instance_cpu_seconds[i] : -1;
+    const double after = i < r->after.instance_cpu_seconds.size() ? r->after.instance_cpu_seconds[i] : -1;
+    const double cpu = before >= 0 && after >= before ? after - before : -1;
+    double budget = i < r->instance_budget_cores.size() ? r->instance_budget_cores[i] : 0;
+    if (budget <= 0 && i < r->after.instance_metrics_cores.size()) budget = r->after.instance_metrics_cores[i];
+    c->cpu_seconds.push_back(cpu);
+    c->cores.push_back(budget);
+    local = local && w.pid > 0 && cpu >= 0;
+    if (cpu > 0) components_cpu += cpu;
+  }
+  f.components_on_machine = local;
+  if (local && r->before.host_busy_seconds >= 0 && r->after.host_busy_seconds >= 0 && f.client_cpu_seconds >= 0) {
+    f.other_cpu_seconds = std::max(0.0, r->after.host_busy_seconds - r->before.host_busy_seconds -
+                                            f.client_cpu_seconds - components_cpu);
+  }
 }
 
 }  // namespace
@@ -117,10 +154,11 @@ void Conclude(RunReport* r) {
   f.store_operation = r->settings.op == "inc-counter";
   // The machine's other work, when the server is a process of this machine (its CPU from /proc).
   if (r->before.host_busy_seconds >= 0 && r->after.host_busy_seconds >= 0 && f.client_cpu_seconds >= 0 &&
-      f.server_cpu_seconds >= 0 && r->server_cpu_source.rfind("/proc/", 0) == 0) {
+      f.server_cpu_seconds >= 0 && r->server_cpu_source.rfind("/proc/", 0) == 0 && r->instances.empty()) {
     f.other_cpu_seconds = std::max(0.0, r->after.host_busy_seconds - r->before.host_busy_seconds -
                                             f.client_cpu_seconds - f.server_cpu_seconds);
   }
+  ConcludeFarm(r);
   f.envelope_share = r->envelope_share();
   f.open_model_rate = r->settings.rate;
   f.late_calls = r->load.total.late_calls;
@@ -230,11 +268,33 @@ void PrintReport(const RunReport& r, std::FILE* out) {
                  r.half_duplex ? ", sharing one half-duplex link" : "");
   }
   const Verdict& v = r.verdict;
-  std::fprintf(out, "  client CPU   %.2f of %.0f core%s (%s us per call)\n", v.client_cores_used, r.client_cores,
-               r.client_cores == 1 ? "" : "s", v.client_cpu_per_call > 0 ? Fixed(v.client_cpu_per_call * 1e6, 1).c_str() : "-");
-  if (v.server_cores_used >= 0) {
-    std::fprintf(out, "  server CPU   %.2f of %.0f core%s (%s us per call, from %s)\n", v.server_cores_used, r.server_cores,
-                 r.server_cores == 1 ? "" : "s", v.server_cpu_per_call > 0 ? Fixed(v.server_cpu_per_call * 1e6, 1).c_str() : "-",
+  std::fprintf(out, "  client CPU   %.2f of %s core%s (%s us per call)\n", v.client_cores_used,
+               FormatCoreCount(r.client_cores).c_str(), r.client_cores == 1 ? "" : "s",
+               v.client_cpu_per_call > 0 ? Fixed(v.client_cpu_per_call * 1e6, 1).c_str() : "-");
+  if (!v.components.empty()) {
+    for (const ComponentVerdict& c : v.components) {
+      std::string budget = c.cores > 0 ? (c.instances > 1 ? std::to_string(c.instances) + " x " + FormatCoreCount(c.cores / c.instances)
+                                                          : FormatCoreCount(c.cores)) + (c.cores / c.instances <= 1 ? " core" : " cores")
+                                       : "cores unknown";
+      std::string use = c.cores_used >= 0 ? Fixed(c.cores_used, 2) + " cores" : "unknown";
+      if (c.utilization >= 0) use += " (" + Fixed(100 * c.utilization, 0) + "%";
+      if (c.instances > 1 && c.min_instance_utilization >= 0) {
+        use += ", instances " + Fixed(100 * c.min_instance_utilization, 0) + "-" + Fixed(100 * c.max_instance_utilization, 0) + "%";
+      }
+      if (c.utilization >= 0) use += ")";
+      std::fprintf(out, "  %-12s %s of %s%s, %s us per call, ceiling %s calls/s\n", c.name.c_str(), use.c_str(),
+                   budget.c_str(), c.serving ? " (serving)" : "",
+                   c.cpu_per_call > 0 ? Fixed(c.cpu_per_call * 1e6, 1).c_str() : "-",
+                   c.ceiling >= 0 ? FormatApprox(c.ceiling).c_str() : "unknown");
+    }
+    if (v.machine_utilization >= 0) {
+      std::fprintf(out, "  machine      %.0f%% of its %s cores busy with the client and the components\n",
+                   100 * v.machine_utilization, FormatCoreCount(r.figures.machine_cores).c_str());
+    }
+  } else if (v.server_cores_used >= 0) {
+    std::fprintf(out, "  server CPU   %.2f of %s core%s (%s us per call, from %s)\n", v.server_cores_used,
+                 FormatCoreCount(r.server_cores).c_str(), r.server_cores == 1 ? "" : "s",
+                 v.server_cpu_per_call > 0 ? Fixed(v.server_cpu_per_call * 1e6, 1).c_str() : "-",
                  r.server_cpu_source.c_str());
   } else {
     std::fprintf(out, "  server CPU   unknown (give --server-pid, or serve /metrics with process_cpu_seconds_total)\n");
@@ -401,6 +461,8 @@ std::string ReportJson(const RunReport& r) {
 
   Object verdict(Poco::JSON_PRESERVE_KEY_ORDER);
   verdict.set("limit", LimitName(v.limit));
+  verdict.set("component", v.component);
+  verdict.set("machine_utilization", v.machine_utilization);
   verdict.set("calls_per_second", v.calls_per_second);
   verdict.set("client_utilization", v.client_utilization);
   verdict.set("server_utilization", v.server_utilization);
@@ -421,6 +483,29 @@ std::string ReportJson(const RunReport& r) {
   verdict.set("suggested_connections", v.suggested_connections);
   verdict.set("text", v.text);
   root.set("verdict", verdict);
+
+  Array components;
+  for (const ComponentVerdict& c : v.components) {
+    Object o(Poco::JSON_PRESERVE_KEY_ORDER);
+    o.set("name", c.name);
+    o.set("label", c.label);
+    o.set("serving", c.serving);
+    o.set("instances", c.instances);
+    o.set("cores", c.cores);
+    o.set("cores_used", c.cores_used);
+    o.set("utilization", c.utilization);
+    o.set("min_instance_utilization", c.min_instance_utilization);
+    o.set("peak_instance_utilization", c.max_instance_utilization);
+    o.set("cpu_per_call_seconds", c.cpu_per_call);
+    o.set("ceiling", c.ceiling);
+    Array pids;
+    for (const WatchedInstance& w : r.instances) {
+      if (w.component == c.name) pids.add(static_cast<int>(w.pid));
+    }
+    o.set("pids", pids);
+    components.add(o);
+  }
+  root.set("components", components);
 
   std::ostringstream os;
   root.stringify(os, 2);

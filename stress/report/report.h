@@ -51,6 +51,12 @@ struct RunReport {
   ServerDetail server_before, server_after;  // the server's threads and Lather timings at the window's ends
   double unloaded_latency_seconds = -1;      // mean latency of the 1-connection probe; < 0 when not probed
   bool shared_cores = false;      // client and server draw from the same cores
+  // A farm (--server-pid / --metrics-url NAME=...): the sampler's instances, each one's budget in cores
+  // (its cgroup quota or affinity; 0 unknown) and the serving component's name; instances empty for one
+  // server.
+  std::vector<WatchedInstance> instances;
+  std::vector<double> instance_budget_cores;
+  std::string serving;
   RunFigures figures;
   Verdict verdict;
   std::vector<std::pair<double, double>> cpu_per_second;  // (client cores, server cores) per second

@@ -1,5 +1,6 @@
 #include "stress/verdict/verdict.h"
 
+#include "stress/verdict/component_judge.h"
 #include "stress/verdict/verdict_format.h"
 
 #include <cmath>
@@ -109,12 +110,30 @@ std::string SharedUse(const Verdict& v, const RunFigures& f) {
          " (" + FormatPercent(v.shared_utilization) + ")";
 }
 
+// True when one of a farm's components is a load balancer.
+bool HasBalancer(const Verdict& v) {
+  for (const ComponentVerdict& c : v.components) {
+    if (RoleOf(c.name) == ComponentRole::kBalancer) return true;
+  }
+  return false;
+}
+
+// "the machine's 2 cores: client 0.90 + nodes 0.98 + haproxy 0.60 = 2.48 of 2 (100%)" (a farm on this
+// machine; shares above 1 are capped, the sum as measured).
+std::string MachineUse(const Verdict& v, const RunFigures& f, double used) {
+  std::string text = "the machine's " + FormatCoreCount(f.machine_cores) + " cores: client " + FormatCores(v.client_cores_used);
+  for (const ComponentVerdict& c : v.components) text += " + " + c.name + " " + FormatCores(c.cores_used);
+  return text + " = " + FormatCores(used) + " of " + FormatCoreCount(f.machine_cores) + " (" +
+         FormatPercent(v.machine_utilization) + ")";
+}
+
 // One candidate for the limit: a resource and how much of it the run used.
 struct Candidate {
-  enum class Source { kClient, kServer, kClientThread, kServerThread, kPool, kNetwork };
+  enum class Source { kClient, kServer, kClientThread, kServerThread, kPool, kNetwork, kComponent, kMachine };
   Source source;
   Verdict::Limit limit;
   double utilization;
+  size_t component = 0;  // kComponent: its index in Verdict::components
 };
 
 // At most 1; the figure is a share measured in one window, where noise can carry it a little past 1.
@@ -129,9 +148,9 @@ struct LowestCeiling {
   std::string name;
 };
 
-LowestCeiling FindLowestCeiling(const Verdict& v) {
+LowestCeiling FindLowestCeiling(const Verdict& v, double machine_ceiling) {
   LowestCeiling lowest;
-  auto consider = [&lowest](double ceiling, const char* name) {
+  auto consider = [&lowest](double ceiling, const std::string& name) {
     if (ceiling >= 0 && (lowest.ceiling < 0 || ceiling < lowest.ceiling)) {
       lowest.ceiling = ceiling;
       lowest.name = name;
@@ -142,6 +161,10 @@ LowestCeiling FindLowestCeiling(const Verdict& v) {
   if (v.shared_ceiling >= 0 && v.shared_ceiling <= lowest.ceiling)
     lowest.name = "shared CPU (client + server)";
   consider(v.network_ceiling, "network");
+  for (const ComponentVerdict& c : v.components) {
+    if (!c.serving) consider(c.ceiling, c.label == c.name ? c.name : c.label + " (" + c.name + ")");
+  }
+  consider(machine_ceiling, "the machine's cores");
   return lowest;
 }
 
@@ -176,6 +199,8 @@ std::string LimitName(Verdict::Limit limit) {
       return "client CPU";
     case Verdict::Limit::kServerCpu:
       return "server CPU";
+    case Verdict::Limit::kComponentCpu:
+      return "component CPU";
     case Verdict::Limit::kNetwork:
       return "network";
     case Verdict::Limit::kServerWaiting:
@@ -224,9 +249,36 @@ Verdict Judge(const RunFigures& figures) {
   if (v.client_thread_peak > 0) v.client_ceiling = MinKnown(v.client_ceiling, rate / v.client_thread_peak);
   if (v.server_thread_peak > 0) v.server_ceiling = MinKnown(v.server_ceiling, rate / v.server_thread_peak);
 
-  // Shared cores: both sides draw from one pool, so each call costs the sum of both sides' CPU.
-  const bool pool_known =
-      f.shared_cores && f.machine_cores > 0 && v.client_cores_used >= 0 && v.server_cores_used >= 0;
+  // A farm: each component against its own budget; the serving one is the server above.
+  const ComponentVerdict* serving = nullptr;
+  for (const ComponentFigures& c : f.components) v.components.push_back(JudgeComponent(c, f.duration_seconds, calls));
+  for (const ComponentVerdict& c : v.components) {
+    if (c.serving) serving = &c;
+  }
+  // A farm on this machine: the client and every component draw from the machine's cores.
+  double machine_used = -1, machine_ceiling = -1, components_used = 0;
+  if (!f.components.empty()) {
+    bool known = f.components_on_machine && f.machine_cores > 0 && v.client_cores_used >= 0;
+    double cpu_per_call = v.client_cpu_per_call;
+    machine_used = v.client_cores_used;
+    for (const ComponentVerdict& c : v.components) {
+      known = known && c.cores_used >= 0 && c.cpu_per_call >= 0;
+      machine_used += c.cores_used;
+      cpu_per_call += c.cpu_per_call;
+      if (!c.serving && c.cores_used > 0) components_used += c.cores_used;
+    }
+    if (known) {
+      v.machine_utilization = CappedShare(Ratio(machine_used, f.machine_cores));
+      machine_ceiling = AtLeast(cpu_per_call > 0 ? Ratio(f.machine_cores, cpu_per_call) : -1, rate);
+    } else {
+      machine_used = -1;
+    }
+  }
+
+  // Shared cores: both sides draw from one pool, so each call costs the sum of both sides' CPU (in a farm,
+  // the machine's cores above take this place).
+  const bool pool_known = f.components.empty() && f.shared_cores && f.machine_cores > 0 &&
+                          v.client_cores_used >= 0 && v.server_cores_used >= 0;
   if (pool_known) {
     v.shared_utilization = CappedShare(Ratio(v.client_cores_used + v.server_cores_used, f.machine_cores));
     const double cpu_per_call = v.client_cpu_per_call + v.server_cpu_per_call;
@@ -285,6 +337,15 @@ Verdict Judge(const RunFigures& figures) {
   if (v.network_utilization >= kSaturated) {
     saturated.push_back({Source::kNetwork, Verdict::Limit::kNetwork, v.network_utilization});
   }
+  for (size_t i = 0; i < v.components.size(); ++i) {
+    const ComponentVerdict& c = v.components[i];
+    if (!c.serving && c.utilization >= kSaturated) {
+      saturated.push_back({Source::kComponent, Verdict::Limit::kComponentCpu, c.utilization, i});
+    }
+  }
+  if (v.machine_utilization >= kSaturated) {
+    saturated.push_back({Source::kMachine, Verdict::Limit::kComponentCpu, v.machine_utilization});
+  }
   const Candidate* winner = nullptr;
   for (const Candidate& candidate : saturated) {
     if (winner == nullptr || candidate.utilization > winner->utilization) winner = &candidate;
@@ -296,6 +357,9 @@ Verdict Judge(const RunFigures& figures) {
   if (v.server_utilization < 0 && !(pool_known && v.shared_utilization >= 0))
     unmeasured.push_back("server CPU");
   if (v.network_utilization < 0 && !NoWire(f)) unmeasured.push_back("network");
+  for (const ComponentVerdict& c : v.components) {
+    if (!c.serving && c.utilization < 0) unmeasured.push_back(c.name + " CPU");
+  }
 
   const bool open_model = f.open_model_rate > 0;
   const bool on_target = open_model && rate >= kOnTarget * f.open_model_rate;
@@ -304,7 +368,7 @@ Verdict Judge(const RunFigures& figures) {
       f.connections > 0 ? " at " + std::to_string(f.connections) + (f.connections == 1 ? " connection" : " connections")
                         : "";
   const std::string latency = f.mean_latency_seconds > 0 ? FormatSeconds(f.mean_latency_seconds) : "unknown";
-  const LowestCeiling lowest = FindLowestCeiling(v);
+  const LowestCeiling lowest = FindLowestCeiling(v, machine_ceiling);
   bool late_said = false;
 
   // A server that is slow without using CPU: calls/s did not grow with connections (the 1-connection probe
@@ -326,7 +390,8 @@ Verdict Judge(const RunFigures& figures) {
   v.other_cores_used = Ratio(f.other_cpu_seconds, f.duration_seconds);
   const double busy_share =
       v.other_cores_used >= 0 && f.machine_cores > 0
-          ? (v.other_cores_used + std::max(0.0, v.client_cores_used) + std::max(0.0, v.server_cores_used)) / f.machine_cores
+          ? (v.other_cores_used + std::max(0.0, v.client_cores_used) + std::max(0.0, v.server_cores_used) +
+             components_used) / f.machine_cores
           : -1;
   const bool starved = winner == nullptr && !on_target && v.other_cores_used >= 0.25 && busy_share >= kSaturated;
   std::string waiting;  // the evidence, for the text
@@ -355,9 +420,25 @@ Verdict Judge(const RunFigures& figures) {
                  CeilingSuffix("client", v.client_ceiling);
         break;
       case Source::kServer:
+        if (serving != nullptr) {
+          v.component = serving->label;
+          detail = DescribeComponent(*serving) + now + CeilingSuffix(serving->name.c_str(), v.server_ceiling);
+          break;
+        }
         detail = FormatCores(v.server_cores_used) + " of " + FormatCoreCount(f.server_cores) +
                  CoresWord(f.server_cores) + " = " + FormatPercent(v.server_utilization) + now +
                  CeilingSuffix("server", v.server_ceiling);
+        break;
+      case Source::kComponent: {
+        const ComponentVerdict& c = v.components[winner->component];
+        v.component = c.label;
+        detail = DescribeComponent(c) + now + CeilingSuffix(c.name.c_str(), c.ceiling);
+        break;
+      }
+      case Source::kMachine:
+        v.component = "the machine's cores";
+        detail = MachineUse(v, f, machine_used) + ": the harness and the farm share them" + now +
+                 CeilingSuffix("machine", machine_ceiling);
         break;
       case Source::kClientThread:
         v.saturated_thread = "client";
@@ -377,14 +458,15 @@ Verdict Judge(const RunFigures& figures) {
         detail = SharedUse(v, f) + now + CeilingSuffix("combined CPU", v.shared_ceiling);
         break;
       case Source::kNetwork:
+        if (HasBalancer(v)) detail = "the link into the load balancer: ";
         if (directions && !f.half_duplex) {
           const bool up_busier = v.network_up_utilization >= v.network_down_utilization;
-          detail = std::string(up_busier ? "requests, client to server: " : "responses, server to client: ") +
+          detail += std::string(up_busier ? "requests, client to server: " : "responses, server to client: ") +
                    FormatBits(rate * (up_busier ? up_bits : down_bits)) + " = " +
                    FormatPercent(v.network_utilization) + " of " + LinkText(f) + " each way" + now +
                    CeilingSuffix("network", v.network_ceiling);
         } else {
-          detail = FormatBits(rate * judged_bits) + " = " + FormatPercent(v.network_utilization) + " of " +
+          detail += FormatBits(rate * judged_bits) + " = " + FormatPercent(v.network_utilization) + " of " +
                    LinkText(f) + (f.half_duplex ? " half duplex" : "") + now +
                    CeilingSuffix("network", v.network_ceiling);
         }
@@ -489,7 +571,16 @@ Verdict Judge(const RunFigures& figures) {
                                CoresUsed(v.client_cores_used, f.client_cores, v.client_utilization) +
                                CeilingSuffix("client", v.client_ceiling));
   }
-  if (!server_is_limit && !pool_is_limit) {
+  const bool component_is_limit = winner != nullptr && winner->source == Source::kComponent;
+  for (size_t i = 0; i < v.components.size(); ++i) {
+    const ComponentVerdict& c = v.components[i];
+    if (c.serving ? server_is_limit : component_is_limit && winner->component == i) continue;
+    others.push_back(ComponentUse(c));
+  }
+  if (machine_used >= 0 && !(winner != nullptr && winner->source == Source::kMachine)) {
+    others.push_back(MachineUse(v, f, machine_used) + CeilingSuffix("machine", machine_ceiling));
+  }
+  if (!server_is_limit && !pool_is_limit && serving == nullptr) {
     others.push_back(v.server_cores_used < 0
                          ? "server CPU unknown (not measured)"
                          : "server used " +
@@ -502,7 +593,7 @@ Verdict Judge(const RunFigures& figures) {
                                                  (f.server_threads == 1 ? " thread)" : " threads)")
                                            : ""));
   }
-  if (f.shared_cores && !pool_is_limit) {
+  if (f.shared_cores && !pool_is_limit && f.components.empty()) {
     if (pool_known && v.shared_utilization >= 0) {
       others.push_back(SharedUse(v, f) + CeilingSuffix("combined CPU", v.shared_ceiling));
     } else {
@@ -541,7 +632,8 @@ Verdict Judge(const RunFigures& figures) {
     others.push_back(CallsWere(f.late_calls) + " sent later than scheduled");
   }
 
-  v.text = "limit: " + LimitName(v.limit) + " (" + detail + ").";
+  // A component of a farm is named as such ("limit: nodes (4 x 0.25 core, each at 97%) at ...").
+  v.text = v.component.empty() ? "limit: " + LimitName(v.limit) + " (" + detail + ")." : "limit: " + detail + ".";
   for (size_t i = 0; i < others.size(); ++i) v.text += (i == 0 ? " " : "; ") + others[i];
   if (!others.empty()) v.text += ".";
   return v;

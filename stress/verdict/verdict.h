@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace lather {
 
@@ -21,6 +22,15 @@ namespace lather {
 inline constexpr double kSaturated = 0.85;
 // An open-loop run that achieved at least this share of its target rate kept up with the offered load.
 inline constexpr double kOnTarget = 0.95;
+
+// One server-side component of a farm as measured: the nodes, the load balancer, the database. Instances
+// given under one name are one component.
+struct ComponentFigures {
+  std::string name;                 // as given: "node", "haproxy", "postgres"
+  bool serving = false;             // the component that serves the calls: its sum is the server above
+  std::vector<double> cpu_seconds;  // per instance, in the window; < 0 unknown
+  std::vector<double> cores;        // per instance, its budget (cgroup quota, else affinity); <= 0 unknown
+};
 
 // What a run measured; the input of Judge(). Values that are NaN or inf count as unknown.
 struct RunFigures {
@@ -62,6 +72,26 @@ struct RunFigures {
   double envelope_share = -1;         // share (0..1) of HTTP+SOAP bytes that is not payload; < 0 unknown
   double open_model_rate = 0;         // target calls/s in open-loop mode, 0 in closed mode
   uint64_t late_calls = 0;            // open-loop calls sent later than scheduled
+  // A farm: every server-side component watched (--server-pid / --metrics-url NAME=...). Empty for one
+  // server. The serving component's sums are also given as server_cpu_seconds and server_cores.
+  std::vector<ComponentFigures> components;
+  // The components all run on this machine, beside the client: the machine's cores are then one more
+  // resource they share (judged as client CPU + every component's CPU against machine_cores).
+  bool components_on_machine = false;
+};
+
+// A component as judged: its use against its budget and the calls/s it could sustain.
+struct ComponentVerdict {
+  std::string name;
+  std::string label;  // what the text calls it: "nodes", "the load balancer", "the database", or its name
+  bool serving = false;
+  int instances = 0;
+  double cores = -1;        // the sum of its instances' budgets; -1 unknown
+  double cores_used = -1;   // average cores busy in the window; -1 unknown
+  double utilization = -1;  // cores_used / cores (0..1); -1 unknown
+  double min_instance_utilization = -1, max_instance_utilization = -1;  // each instance against its budget
+  double cpu_per_call = -1;  // CPU seconds per successful call; -1 unknown
+  double ceiling = -1;       // calls/s at full use of its budget; -1 unknown
 };
 
 // What limits the run and what each resource could sustain; the output of Judge(). Every resource figure
@@ -70,7 +100,10 @@ struct RunFigures {
 struct Verdict {
   enum class Limit {
     kClientCpu,    // the client's cores are saturated
-    kServerCpu,    // the server's cores are saturated (or, with shared cores, the pool, server using more)
+    kServerCpu,    // the server's cores are saturated (or, with shared cores, the pool, server using more); in a
+                   // farm, the serving component's (the nodes)
+    kComponentCpu,  // a farm: another component's budget is saturated (the load balancer, the database), or
+                    // the machine's cores that every component and the client share
     kNetwork,      // the link is saturated
     kServerWaiting,  // nothing saturated, the server is slow without using CPU (a store, a lock, a backend)
     kConcurrency,  // nothing saturated: too few calls in flight (closed model, or open model short of target)
@@ -109,6 +142,12 @@ struct Verdict {
   double shared_ceiling = -1;        // shared cores: machine_cores / (client + server CPU per call), the
                                      // calls/s the pool sustains if both keep their per-call costs; else -1.
                                      // client_ceiling and server_ceiling are then capped at this value.
+  // A farm: each component as judged, in the order given; empty for one server.
+  std::vector<ComponentVerdict> components;
+  // The label of the component that limits ("nodes", "the load balancer", "the database", "the machine's
+  // cores"); "" when the limit is not a component of a farm.
+  std::string component;
+  double machine_utilization = -1;  // a farm on this machine: (client + components) / machine cores; else -1
   // One paragraph: the limit first, then the other resources with their ceilings, then the envelope share.
   std::string text;
 };
@@ -116,7 +155,8 @@ struct Verdict {
 // Decides what limits the run and computes each ceiling from measured per-call costs.
 Verdict Judge(const RunFigures& figures);
 
-// "client CPU", "server CPU", "network", "server waiting", "concurrency", "offered load" or "unknown".
+// "client CPU", "server CPU", "component CPU", "network", "server waiting", "concurrency", "offered load"
+// or "unknown".
 std::string LimitName(Verdict::Limit limit);
 
 }  // namespace lather

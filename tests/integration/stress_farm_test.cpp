@@ -1,0 +1,132 @@
+// lather-stress watching a farm (issue 16): --server-pid NAME=PID names components, a PID's descendants
+// count (a supervisor's workers), a cgroup CPU quota is a component's budget, and the verdict names the
+// component that saturates. Real services, and as root a real cgroup.
+#include <catch2/catch.hpp>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <Poco/JSON/Array.h>
+#include <Poco/JSON/Object.h>
+#include <Poco/JSON/Parser.h>
+
+#include "tests/integration/service_process.h"
+
+using lather::test::ServiceProcess;
+
+namespace {
+
+lather::test::CommandResult RunStress(const std::string& args) {
+  return lather::test::RunCommand(lather::test::StressBinary() + " " + args, 120);
+}
+
+Poco::JSON::Object::Ptr ReadJson(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  Poco::JSON::Parser parser;
+  return parser.parse(ss.str()).extract<Poco::JSON::Object::Ptr>();
+}
+
+// A cgroup v1 cpu directory with a CPU quota, removed (its processes moved back to the root) at the end.
+class QuotaCgroup {
+ public:
+  explicit QuotaCgroup(double cores)
+      : dir_("/sys/fs/cgroup/cpu/lather-stress-test-" + std::to_string(getpid())) {
+    if (mkdir(dir_.c_str(), 0755) != 0) throw std::runtime_error("cannot create " + dir_);
+    std::ofstream(dir_ + "/cpu.cfs_period_us") << 100000;
+    std::ofstream(dir_ + "/cpu.cfs_quota_us") << static_cast<long>(cores * 100000);
+  }
+  ~QuotaCgroup() {
+    std::ifstream procs(dir_ + "/cgroup.procs");
+    for (std::string pid; procs >> pid;) std::ofstream("/sys/fs/cgroup/cpu/cgroup.procs") << pid;
+    rmdir(dir_.c_str());
+  }
+  void Add(pid_t pid) { std::ofstream(dir_ + "/cgroup.procs") << pid; }
+
+ private:
+  std::string dir_;
+};
+
+bool CanUseCgroupV1() {
+  struct stat st {};
+  return geteuid() == 0 && stat("/sys/fs/cgroup/cpu/cpu.cfs_quota_us", &st) == 0;
+}
+
+}  // namespace
+
+TEST_CASE("named --server-pid values are components, each reported, the node serving", "[integration][stress][farm]") {
+  ServiceProcess node;
+  ServiceProcess other;  // idle: a second component that uses no CPU
+  const std::string json = node.folder() + "/run.json";
+  const auto run = RunStress(node.url() + " --op hello -n 3000 -c 4 -t 1 --json " + json + " --server-pid node=" +
+                             std::to_string(node.pid()) + " --server-pid postgres=" + std::to_string(other.pid()));
+  INFO(run.output);
+  REQUIRE(run.exit_code == 0);
+  CHECK(run.output.find("node ") != std::string::npos);
+  const auto report = ReadJson(json);
+  const auto components = report->getArray("components");
+  REQUIRE(components->size() == 2);
+  const auto first = components->getObject(0);
+  const auto second = components->getObject(1);
+  CHECK(first->getValue<std::string>("name") == "node");
+  CHECK(first->getValue<bool>("serving"));
+  CHECK(first->getValue<double>("cores_used") > 0);
+  CHECK(first->getValue<double>("cores") >= 1);
+  CHECK(second->getValue<std::string>("label") == "the database");
+  CHECK(!second->getValue<bool>("serving"));
+  CHECK(second->getValue<double>("cores_used") < first->getValue<double>("cores_used"));
+  // The serving component is the server of the rest of the report.
+  CHECK(report->getObject("cpu")->getValue<double>("server_cores_used") ==
+        Approx(first->getValue<double>("cores_used")));
+}
+
+TEST_CASE("a supervisor's PID counts its workers' CPU", "[integration][stress][farm]") {
+  ServiceProcess supervised("", {"--workers", "2"});
+  const std::string json = supervised.folder() + "/run.json";
+  const auto run = RunStress(supervised.url() + " --op increment -n 3000 -c 4 -t 1 --no-probe --json " + json +
+                             " --server-pid " + std::to_string(supervised.pid()));
+  INFO(run.output);
+  REQUIRE(run.exit_code == 0);
+  const auto cpu = ReadJson(json)->getObject("cpu");
+  // Every call is parsed and answered by a worker: several microseconds of CPU each, none of it the
+  // supervisor's own (which only waits for its children).
+  CHECK(cpu->getValue<double>("server_cpu_per_call_seconds") > 3e-6);
+}
+
+TEST_CASE("a node under a quarter-core quota has 0.25 cores and is named when saturated",
+          "[integration][stress][farm][root]") {
+  if (!CanUseCgroupV1()) {
+    WARN("needs root and the cgroup v1 cpu controller; skipped");
+    return;
+  }
+  ServiceProcess node("", {"--threads", "1"});
+  QuotaCgroup quota(0.25);
+  quota.Add(node.pid());
+  const std::string json = node.folder() + "/run.json";
+  const auto run = RunStress(node.url() + " --op increment -d 3 --warmup 1 -c 8 -t 1 --json " + json +
+                             " --server-pid node=" + std::to_string(node.pid()));
+  INFO(run.output);
+  REQUIRE(run.exit_code == 0);
+  const auto report = ReadJson(json);
+  const auto node_figures = report->getArray("components")->getObject(0);
+  CHECK(node_figures->getValue<double>("cores") == Approx(0.25));
+  // The kernel holds the node to its quota (a little over it, at the window's edges).
+  CHECK(node_figures->getValue<double>("cores_used") <= 0.25 * 1.15);
+  const auto verdict = report->getObject("verdict");
+  const std::string text = verdict->getValue<std::string>("text");
+  INFO(text);
+  // Eight connections keep a quarter core busy: the node is the limit, unless the machine's other work
+  // starved it even of its quarter (the verdict then says it cannot tell).
+  if (node_figures->getValue<double>("utilization") >= 0.85) {
+    CHECK(verdict->getValue<std::string>("component") == "the node");
+    CHECK(text.rfind("limit: the node (at ", 0) == 0);
+    CHECK(text.find("of 0.25 core)") != std::string::npos);
+  } else {
+    CHECK(verdict->getValue<std::string>("limit") == "unknown");
+  }
+}
