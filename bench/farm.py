@@ -351,13 +351,16 @@ def sees_the_farm(build):
 
 
 def component_flags(cluster, active):
-    """--server-pid NAME=PID for each active node, HAProxy and PostgreSQL's postmaster (its backends are its
-    descendants)."""
+    """--server-pid NAME=PID for each active node (with its /metrics: Lather's timings), HAProxy and
+    PostgreSQL's postmaster (its backends are its descendants)."""
     flags = []
+    metrics = cluster.e.get("LATHER_CLUSTER_NODE_METRICS", "").split()
     for i in range(1, active + 1):
         pid = cluster.pid(f"node-{i}")
         if pid:
             flags += ["--server-pid", f"node={pid}"]
+            if i <= len(metrics):
+                flags += ["--metrics-url", f"node={metrics[i - 1]}"]
     for name in ("haproxy", "postgres"):
         pid = cluster.pid(name)
         if pid:
@@ -401,6 +404,31 @@ def harness_verdict(report):
     comp = v.get("component")
     name = comp if comp else v.get("limit", "?")
     return name, v.get("text", "")
+
+
+def harness_component(report):
+    """The harness's limit in this module's names: nodes, load balancer, database, machine, network,
+    harness, or its own word when it names none of those."""
+    v = report.get("verdict", {})
+    comp, limit = (v.get("component") or "").lower(), v.get("limit", "")
+    for key, name in (("node", "nodes"), ("load balancer", "load balancer"), ("database", "database"),
+                      ("machine", "machine"), ("network", "network")):
+        if key in comp:
+            return name
+    if "network" in limit:
+        return "network"
+    if limit.startswith("client"):
+        return "harness"
+    return limit or "?"
+
+
+def cross_check(report, account, calls_per_second):
+    """One line: the harness's limit beside what the cgroups and /proc found saturated."""
+    ours = [n for n, _ in account.saturated(calls_per_second)]
+    theirs = harness_component(report)
+    agree = theirs in ours or (not ours and theirs in ("concurrency", "unknown"))
+    return (f"cross-check: the harness says {theirs}; the cgroups and /proc say "
+            f"{', '.join(ours) if ours else 'nothing saturated'}: {'agree' if agree else 'DISAGREE'}")
 
 
 def short(text, width=220):
