@@ -368,22 +368,40 @@ def component_flags(cluster, active):
     return flags
 
 
-def run_measured(cluster, cmd, warmup, duration, active, threads, link_dev=None, link_rate_bits=None):
-    """Runs lather-stress (cmd, which writes --json to cmd's value after --json; it may begin with
-    `scripts/cluster client`, which becomes lather-stress by exec) and takes this module's readings inside its
-    measured window (after the warm-up, until just before the end). Returns (report, Account, output)."""
-    json_path = cmd[cmd.index("--json") + 1]
-    t0 = time.monotonic()
-    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=cluster.env_vars)
+def socket_count(pid):
     try:
-        # The warm-up begins once the connections are open (a few ms); skip a little more of it.
-        time.sleep(max(0.0, t0 + warmup + 0.3 - time.monotonic()))
+        return sum(1 for fd in os.listdir(f"/proc/{pid}/fd") if os.readlink(f"/proc/{pid}/fd/{fd}").startswith("socket:"))
+    except OSError:
+        return 0
+
+
+def wait_connected(p, connections, timeout=30):
+    """The moment lather-stress (by now p's program: scripts/cluster client execs into it) holds its
+    connections: its warm-up begins then. On a busy machine starting it can take a second or more, which
+    would otherwise put the readings' window out of the harness's."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and p.poll() is None:
         try:
             comm = open(f"/proc/{p.pid}/comm").read().strip()
         except OSError:
-            comm = "(gone)"
-        if comm != "lather-stress":
-            raise RuntimeError(f"process {p.pid} is {comm}, not lather-stress: its CPU cannot be read")
+            comm = ""
+        if comm == "lather-stress" and socket_count(p.pid) >= connections:
+            return time.monotonic()
+        time.sleep(0.02)
+    raise RuntimeError(f"lather-stress (pid {p.pid}) did not open its {connections} connections within {timeout} s")
+
+
+def run_measured(cluster, cmd, warmup, duration, active, threads, link_dev=None, link_rate_bits=None):
+    """Runs lather-stress (cmd, which writes --json to cmd's value after --json and opens -c connections; it
+    may begin with `scripts/cluster client`, which becomes lather-stress by exec) and takes this module's
+    readings inside its measured window (after the warm-up, until just before the end). Returns
+    (report, Account, output)."""
+    json_path = cmd[cmd.index("--json") + 1]
+    connections = int(cmd[cmd.index("-c") + 1])
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=cluster.env_vars)
+    try:
+        t0 = wait_connected(p, connections)
+        time.sleep(max(0.0, t0 + warmup + 0.3 - time.monotonic()))
         a = Snapshot(cluster, active, p.pid, link_dev)
         time.sleep(max(0.5, t0 + warmup + duration - 0.2 - time.monotonic()))
         b = Snapshot(cluster, active, p.pid, link_dev)
@@ -419,6 +437,8 @@ def harness_component(report):
         return "network"
     if limit.startswith("client"):
         return "harness"
+    if limit == "unknown" and "busy with other work" in v.get("text", ""):
+        return "machine"  # it says the machine's cores were busy with other programs, and will not guess
     return limit or "?"
 
 
