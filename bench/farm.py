@@ -164,11 +164,14 @@ def thread_cpu_s(pid):
 
 
 def machine_cpu_s():
-    """(busy, total) seconds of all cores since boot, from /proc/stat (steal counts as busy: not ours)."""
+    """(busy, total, irq, steal) seconds of all cores since boot, from /proc/stat: busy counts steal (time
+    the hypervisor gave to others: not ours either); irq is hardware and soft interrupts (the network's
+    softirqs among them), which this kernel accounts apart from the tasks they interrupted, so no cgroup's
+    usage holds them."""
     f = [int(x) for x in open("/proc/stat").readline().split()[1:]]
     idle = f[3] + f[4]  # idle + iowait
     total = sum(f[:8])  # user nice system idle iowait irq softirq steal (guest is inside user)
-    return (total - idle) / TICK, total / TICK
+    return (total - idle) / TICK, total / TICK, (f[5] + f[6]) / TICK, f[7] / TICK
 
 
 def link_bytes(dev):
@@ -183,7 +186,7 @@ class Snapshot:
 
     def __init__(self, cluster, active, harness_pid, link_dev=None):
         self.t = time.monotonic()
-        self.busy, self.total = machine_cpu_s()
+        self.busy, self.total, self.irq, self.steal = machine_cpu_s()
         self.nodes = {}
         for i in range(1, cluster.nodes + 1):
             g = f"node-{i}"
@@ -243,9 +246,11 @@ class Account:
                             utilization=h_used / h_budget,
                             peak_thread_utilization=_busiest(a.harness_threads, b.harness_threads, s))
         busy = (b.busy - a.busy) / s
+        irq, steal = (b.irq - a.irq) / s, (b.steal - a.steal) / s
         ours = self.nodes["cores_used"] + idle_nodes + hp_used + pg_used + h_used
         self.machine = dict(name="machine", cores=self.cores, cores_used=busy, utilization=busy / self.cores,
-                            others=max(0.0, busy - ours), idle_nodes=idle_nodes)
+                            others=max(0.0, busy - ours - irq - steal), idle_nodes=idle_nodes, interrupts=irq,
+                            steal=steal)
         self.link = None
         if link_rate_bits and a.link and b.link:
             up = (b.link[0] - a.link[0]) / s
@@ -298,11 +303,13 @@ class Account:
     def part(self, name):
         return {"nodes": self.nodes["cores_used"] + self.machine["idle_nodes"], "haproxy": self.haproxy["cores_used"],
                 "postgres": self.postgres["cores_used"], "harness": self.harness["cores_used"],
+                "interrupts": self.machine["interrupts"], "steal": self.machine["steal"],
                 "other programs": self.machine["others"]}[name]
 
     def shares(self, calls_per_second=0.0):
         per_call = self.per_call_us(calls_per_second) if calls_per_second else {}
-        parts = sorted(("nodes", "haproxy", "postgres", "harness", "other programs"), key=lambda n: -self.part(n))
+        parts = sorted(("nodes", "haproxy", "postgres", "harness", "interrupts", "steal", "other programs"),
+                       key=lambda n: -self.part(n))
         return ", ".join(f"{n} {self.part(n):.2f}" + (f" ({per_call[n]:.0f} us per call)" if n in per_call else "")
                          for n in parts)
 
@@ -321,7 +328,8 @@ class Account:
             f"    harness    {c['cores_used']:.2f} of {c['cores']} cores ({c['utilization']:.0%}; busiest thread "
             f"{c['peak_thread_utilization']:.0%} of a core)",
             f"    machine    {m['cores_used']:.2f} of {m['cores']} cores busy ({m['utilization']:.0%}; other "
-            f"programs {m['others']:.2f}, idle nodes {m['idle_nodes']:.2f})",
+            f"programs {m['others']:.2f}, interrupts and softirqs {m['interrupts']:.2f}, steal {m['steal']:.2f}, "
+            f"idle nodes {m['idle_nodes']:.2f})",
         ]
         if u:
             lines.append("    per call   " + ", ".join(f"{k} {v:.0f} us" for k, v in u.items()) + " of CPU")
