@@ -174,6 +174,17 @@ def machine_cpu_s():
     return (total - idle) / TICK, total / TICK, (f[5] + f[6]) / TICK, f[7] / TICK
 
 
+def cpu_pressure_s():
+    """Seconds some task has waited for a CPU since boot (PSI, /proc/pressure/cpu "some"); None without PSI."""
+    try:
+        for line in open("/proc/pressure/cpu"):
+            if line.startswith("some"):
+                return int(line.split("total=")[1]) / 1e6
+    except (OSError, IndexError, ValueError):
+        pass
+    return None
+
+
 def link_bytes(dev):
     """(rx, tx) bytes of a host interface: on lc-c, rx is what the client sent (requests: up) and tx what it
     received (responses: down)."""
@@ -187,6 +198,7 @@ class Snapshot:
     def __init__(self, cluster, active, harness_pid, link_dev=None):
         self.t = time.monotonic()
         self.busy, self.total, self.irq, self.steal = machine_cpu_s()
+        self.pressure = cpu_pressure_s()
         self.nodes = {}
         for i in range(1, cluster.nodes + 1):
             g = f"node-{i}"
@@ -250,7 +262,9 @@ class Account:
         ours = self.nodes["cores_used"] + idle_nodes + hp_used + pg_used + h_used
         self.machine = dict(name="machine", cores=self.cores, cores_used=busy, utilization=busy / self.cores,
                             others=max(0.0, busy - ours - irq - steal), idle_nodes=idle_nodes, interrupts=irq,
-                            steal=steal)
+                            steal=steal,
+                            pressure=(b.pressure - a.pressure) / s if a.pressure is not None and b.pressure is not None
+                            else -1)
         self.link = None
         if link_rate_bits and a.link and b.link:
             up = (b.link[0] - a.link[0]) / s
@@ -329,7 +343,8 @@ class Account:
             f"{c['peak_thread_utilization']:.0%} of a core)",
             f"    machine    {m['cores_used']:.2f} of {m['cores']} cores busy ({m['utilization']:.0%}; other "
             f"programs {m['others']:.2f}, interrupts and softirqs {m['interrupts']:.2f}, steal {m['steal']:.2f}, "
-            f"idle nodes {m['idle_nodes']:.2f})",
+            f"idle nodes {m['idle_nodes']:.2f}" + (f"; some task waited for a CPU {m['pressure']:.0%} of the time"
+                                                  if m["pressure"] >= 0 else "") + ")",
         ]
         if u:
             lines.append("    per call   " + ", ".join(f"{k} {v:.0f} us" for k, v in u.items()) + " of CPU")
