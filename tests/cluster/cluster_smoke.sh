@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # tests/cluster/cluster_smoke.sh BUILD_DIR: the scale-out farm (scripts/cluster, docs/scale-out.md) from
 # real parts: `up --nodes 2`; 200 calls through HAProxy reach every node (each node's /metrics request
-# counter) and add up to 200; an IncCounter count through HAProxy is exact; `down` leaves no process,
-# namespace, cgroup, link or folder behind. Exit 77 (skipped) when not root or HAProxy / PostgreSQL 15
-# is missing, or another cluster is up.
+# counter) and add up to 200; an IncCounter count through HAProxy is exact; calls from the client namespace
+# cross its veth; shape / unshape put and remove tbf on both ends; disable-node takes a node out of rotation;
+# `down` leaves no process, namespace, cgroup, link (so no qdisc) or folder behind. Exit 77 (skipped) when
+# not root or HAProxy / PostgreSQL 15 is missing, or another cluster is up.
 set -euo pipefail
 
 BUILD=$(cd "${1:?usage: cluster_smoke.sh BUILD_DIR}" && pwd)
@@ -78,6 +79,27 @@ value=$("$CALL" --url "$LATHER_CLUSTER_URL" get-counter "$counter")
 check "an IncCounter sent twice with one wsa:MessageID counts once ($a, $b, counter $value)" \
   test "$a" -eq 301 -a "$b" -eq 301 -a "$value" -eq 301
 
+echo "== the client namespace, its shaped link, a node out of rotation"
+# Calls from lather-client cross its veth lc-c: its byte counters grow by at least the request bytes.
+rx0=$(cat /sys/class/net/lc-c/statistics/rx_bytes)
+timeout 60 "$CLUSTER" client "$STRESS" "$LATHER_CLUSTER_URL" -n 100 -c 2 --no-probe --json "$WORK/client.json" \
+  >"$WORK/client.txt" 2>&1 || { cat "$WORK/client.txt"; echo "FAIL: lather-stress in lather-client"; exit 1; }
+ok=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["calls"]["ok"])' "$WORK/client.json")
+rx=$(($(cat /sys/class/net/lc-c/statistics/rx_bytes) - rx0))
+check "100 calls from lather-client ($ok ok) crossed lc-c ($rx bytes from the client)" test "$ok" -eq 100 -a "$rx" -gt 30000
+"$CLUSTER" shape 20mbit
+check "shape: tbf on lc-c and on eth0 in lather-client" test "$(tc qdisc show dev lc-c | grep -c 'tbf.*rate 20Mbit')" -eq 1 -a \
+  "$(ip netns exec lather-client tc qdisc show dev eth0 | grep -c 'tbf.*rate 20Mbit')" -eq 1
+"$CLUSTER" unshape
+check "unshape: no tbf left" test -z "$(tc qdisc show dev lc-c | grep tbf; ip netns exec lather-client tc qdisc show dev eth0 | grep tbf)"
+"$CLUSTER" disable-node 2
+before2=$(requests "${metrics[1]}")
+timeout 60 "$STRESS" "$LATHER_CLUSTER_URL" -n 100 -c 2 --no-probe >/dev/null 2>&1 || true
+check "disable-node 2: node 2 gets no calls ($(($(requests "${metrics[1]}") - before2)))" \
+  test "$(($(requests "${metrics[1]}") - before2))" -eq 0
+"$CLUSTER" enable-node 2
+"$CLUSTER" shape 50mbit  # left in place for down to remove
+
 "$CLUSTER" status
 
 echo "== scripts/cluster down"
@@ -97,9 +119,10 @@ done
 check "no process of the cluster is left (pids $(echo "$pids" "$pg_pids" | tr '\n' ' '))" test -z "$left"
 [[ -z $left ]] || echo "  left: $left"
 check "no process mentions $LATHER_CLUSTER_DIR" test -z "$(pgrep -f -a -- "$LATHER_CLUSTER_DIR" || true)"
-check "no namespace lather-node-*" test -z "$(ip netns list | grep '^lather-node-' || true)"
+check "no namespace lather-node-* or lather-client" test -z "$(ip netns list | grep -E '^lather-(node-|client)' || true)"
 check "no cgroup lather-cluster" test -z "$(find /sys/fs/cgroup -maxdepth 3 -name lather-cluster 2>/dev/null)"
-check "no bridge or veth (lc-br, lc-n*)" test -z "$(ip -o link show | awk -F': ' '{print $2}' | grep -E '^(lc-br|lc-n)' || true)"
+check "no bridge or veth (lc-br, lc-n*, lc-c), so no qdisc on them" \
+  test -z "$(ip -o link show | awk -F': ' '{print $2}' | grep -E '^(lc-br|lc-n|lc-c)' || true)"
 check "the cluster folder is gone" test ! -e "$LATHER_CLUSTER_DIR"
 
 if ((failures)); then echo "FAILED: $failures check(s)"; exit 1; fi
