@@ -392,6 +392,11 @@ int ExecuteRun(StressOptions o, const RunPlan& plan, RunReport* out) {
     report.server_cores += budget;
   }
   if (!serving_budget_known) report.server_cores = 0;
+  if (side.farm && !CgroupCpuVisible()) {
+    std::fprintf(stderr, "lather-stress: warning: no cgroup cpu hierarchy is visible here (under `ip netns exec`, "
+                         "/sys is private): CPU quotas cannot be read, so each component's budget is its affinity; "
+                         "enter the namespace with nsenter --net instead\n");
+  }
   if (side.farm) {
     report.instances = side.instances;
     report.serving = side.serving;

@@ -175,6 +175,13 @@ double CgroupCpuQuotaCores(pid_t pid, std::string* cgroup_path) {
   return lowest;
 }
 
+bool CgroupCpuVisible() {
+  CgroupMount mount;
+  if (!FindCpuMount(&mount)) return false;
+  std::ifstream probe(mount.mount_point + (mount.v2 ? "/cgroup.controllers" : "/cpu.shares"));
+  return static_cast<bool>(probe);
+}
+
 double BudgetCores(pid_t pid) {
   cpu_set_t set;
   CPU_ZERO(&set);

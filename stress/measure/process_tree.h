@@ -20,6 +20,10 @@ double ProcessTreeCpuSeconds(pid_t pid);
 // be read. `cgroup_path` receives the cgroup's path under the cpu controller when not null.
 double CgroupCpuQuotaCores(pid_t pid, std::string* cgroup_path = nullptr);
 
+// True when this process sees a cgroup hierarchy with the cpu controller (under `ip netns exec` /sys is
+// private and /sys/fs/cgroup is not mounted: quotas cannot be read, and budgets fall back to affinity).
+bool CgroupCpuVisible();
+
 // The cores `pid` may use: its affinity mask's count, capped by its cgroup quota (a quarter of a core is
 // 0.25).
 double BudgetCores(pid_t pid);
