@@ -1,4 +1,6 @@
 // lather-call: calls one operation of a Lather (or any same-WSDL) service and prints the result.
+#include <strings.h>
+
 #include <cstdio>
 #include <cstdlib>
 
@@ -86,6 +88,15 @@ int main(int argc, char** argv) {
     return Usage("--password and --wsse need --user");
   }
   options.timeout_seconds = static_cast<int>(timeout);
+  {  // gSOAP would try any scheme as a host name ("Name or service not known"): name the problem instead.
+    const std::string& url = options.url;
+    const size_t colon = url.find("://");
+    const std::string scheme = colon == std::string::npos ? "" : url.substr(0, colon);
+    if (scheme.empty()) return Usage("--url " + url + ": give an http:// or https:// URL");
+    if (strcasecmp(scheme.c_str(), "http") != 0 && strcasecmp(scheme.c_str(), "https") != 0) {
+      return Usage("--url " + url + ": the scheme " + scheme + " is not supported (use http:// or https://)");
+    }
+  }
 
   const std::string& command = args[0];
   const size_t want_args = (command == "increment" || command == "inc-counter" || command == "get-counter") ? 2 : 1;

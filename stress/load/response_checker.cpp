@@ -84,12 +84,17 @@ CallOutcome ResponseChecker::Check(int status, char* body, size_t size, uint64_t
   const pugi::xml_node soap_body = ChildNamed(envelope, "Body");
   const pugi::xml_node wrapper = FirstElementChild(soap_body);
   if (wrapper && LocalNameIs(wrapper, "Fault")) {
+    // A SOAP fault comes with the binding's statuses: 500 (and 400, a SOAP 1.2 Sender); 200 from lenient
+    // servers. Any other status (404, 405, 413, 503 ...) is an HTTP refusal whose body happens to be a
+    // Fault: a status failure, with the fault's reason as its detail.
+    const bool binding_status = status == 200 || status == 500 || status == 400;
     if (detail != nullptr) {
       pugi::xml_node reason = ChildNamed(wrapper, "faultstring");
       if (!reason) reason = ChildNamed(ChildNamed(wrapper, "Reason"), "Text");
-      *detail = std::string("fault: ") + reason.text().get();
+      *detail = binding_status ? std::string(reason.text().get())
+                               : "HTTP " + std::to_string(status) + ": " + reason.text().get();
     }
-    return CallOutcome::kFault;
+    return binding_status ? CallOutcome::kFault : CallOutcome::kStatus;
   }
   if (status != 200) {
     if (detail != nullptr) *detail = "HTTP " + std::to_string(status);

@@ -48,12 +48,16 @@ TEST_CASE("lather-call prints results, faults with exit 2 and connection errors 
 }
 
 TEST_CASE("lather-call rejects bad usage with exit 64 and one line", "[cli]") {
-  for (const char* args : {"", "frobnicate", "increment", "increment abc", "increment 1 2", "--bogus hello"}) {
+  for (const char* args : {"", "frobnicate", "increment", "increment abc", "increment 1 2", "--bogus hello",
+                           "--url ftp://x/soap hello", "--url 127.0.0.1:8080/soap hello"}) {
     INFO(args);
     const CommandResult r = RunCommand(CallBinary() + " " + args);
     CHECK(r.exit_code == 64);
     CHECK(std::count(r.output.begin(), r.output.end(), '\n') == 1);
   }
+  // An unsupported scheme is named, not looked up as a host.
+  const CommandResult ftp = RunCommand(CallBinary() + " --url ftp://x/soap hello");
+  CHECK(ftp.output.find("the scheme ftp is not supported (use http:// or https://)") != std::string::npos);
 }
 
 TEST_CASE("lather-service refuses a used port, an unwritable store and a bad flag with one line",

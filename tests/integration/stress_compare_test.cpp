@@ -2,8 +2,14 @@
 // the JSON hold what the runs measured, and a sweep's steps, knee and SLO search come out of real runs.
 #include <catch2/catch.hpp>
 
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 
 #include <Poco/JSON/Array.h>
@@ -124,4 +130,69 @@ TEST_CASE("an open sweep finds the highest rate that meets a generous SLO", "[in
   // Both modest rates are kept; the highest that met the SLO is the second.
   CHECK(report->getValue<int>("highest_meeting_slo_index") == 1);
   CHECK(run.output.find("the highest rate that met it: 200 calls/s") != std::string::npos);
+}
+
+namespace {
+
+// A foreign SOAP server that serializes its calls (tests/topology/one_thread_server.py: one asyncio loop,
+// each call holding a lock for 2 ms, so at most ~500 calls/s), on 127.0.0.1; stopped by PID at the end.
+class SerializingServer {
+ public:
+  SerializingServer() {
+    char dir_template[] = "/tmp/lather-foreign-XXXXXX";
+    if (mkdtemp(dir_template) == nullptr) throw std::runtime_error("mkdtemp failed");
+    dir_ = dir_template;
+    const std::string port_file = dir_ + "/port";
+    pid_ = fork();
+    if (pid_ == 0) {
+      const std::string script = std::string(LATHER_TESTS_DIR) + "/topology/one_thread_server.py";
+      execlp("python3", "python3", script.c_str(), "--listen", "127.0.0.1:0", "--port-file", port_file.c_str(), "--mode",
+             "serialize", "--sleep-ms", "2", static_cast<char*>(nullptr));
+      _exit(127);
+    }
+    for (int i = 0; i < 1500 && port_ == 0; ++i) {  // 15 s at most
+      std::ifstream in(port_file);
+      if (!(in >> port_)) port_ = 0;
+      if (port_ == 0) usleep(10000);
+    }
+    if (port_ == 0) throw std::runtime_error("the foreign server did not start");
+  }
+  ~SerializingServer() {
+    if (pid_ > 0) {
+      kill(pid_, SIGTERM);
+      waitpid(pid_, nullptr, 0);
+    }
+    std::filesystem::remove_all(dir_);
+  }
+  std::string url() const { return "http://127.0.0.1:" + std::to_string(port_) + "/soap"; }
+
+ private:
+  std::string dir_;
+  pid_t pid_ = -1;
+  int port_ = 0;
+};
+
+}  // namespace
+
+TEST_CASE("compare puts a fast and a serializing server in the right order, ratios within their ranges",
+          "[integration][stress][compare]") {
+  ServiceProcess lather;
+  SerializingServer foreign;
+  const std::string json = lather.folder() + "/order.json";
+  const auto run = RunStress("compare lather=" + lather.url() + " foreign=" + foreign.url() +
+                             " --op increment -d 1s --warmup 0.3s -c 4 -t 1 --rounds 2 --no-probe --json " + json);
+  INFO(run.output);
+  REQUIRE(run.exit_code == 0);
+  const auto targets = ReadJson(json)->getArray("targets");
+  REQUIRE(targets->size() == 2);
+  const auto a = targets->getObject(0), b = targets->getObject(1);
+  const double ratio = b->getValue<double>("ratio_to_first");
+  // One lock held 2 ms per call caps the foreign server near 500 calls/s; Lather answers far more.
+  CHECK(b->getValue<double>("calls_per_second_median") < 600);
+  CHECK(ratio < 0.5);
+  CHECK(ratio == Approx(b->getValue<double>("calls_per_second_median") / a->getValue<double>("calls_per_second_median")));
+  // The ratio of medians lies within what the rounds' ranges allow.
+  CHECK(ratio >= b->getValue<double>("calls_per_second_min") / a->getValue<double>("calls_per_second_max") * 0.999);
+  CHECK(ratio <= b->getValue<double>("calls_per_second_max") / a->getValue<double>("calls_per_second_min") * 1.001);
+  CHECK(b->getValue<uint64_t>("failed") == 0);
 }
