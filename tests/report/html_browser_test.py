@@ -4,6 +4,7 @@ namespace when root can make one, and every host name mapped to nowhere), opens 
   - a live run's --html (lather-stress with its embedded service),
   - `merge`'s --html of two harnesses started together with --start-at against one lather-service,
   - `report`'s --html of both runs side by side,
+  - `compare`'s and `sweep`'s --html against two services (the event and the classic engine),
 and checks in the DOM after the page's script ran: no script error and no console message, every chart
 drawn (an <svg> per figure, lines with their points, bars), the spectrum with as many points as the
 .hgrm has steps below 100%, the per-second line with one point per second of the series, the figures on
@@ -198,6 +199,38 @@ def check_page(tag, html_path, runs, hgrm_path=None, screenshot=False):
         check(tag + ": chromium wrote the 360 px screenshot", False, r.stderr[-300:])
 
 
+def check_other_page(tag, html_path, kinds, texts):
+    """compare's and sweep's pages: self-contained, drawn without error or request, `kinds` of charts present
+    (each with data), `texts` on the page, nothing overflowing at 360 px. Returns the page's figures."""
+    with open(html_path) as f:
+        source = f.read()
+    check(tag + ": the file loads nothing (no src, href, url(), @import)",
+          not re.search(r"\s(src|href)\s*=|url\(|@import", source, re.I))
+    r, netlog = browser("file://" + html_path, ["--window-size=1000,900", "--dump-dom"], tag)
+    check(tag + ": chromium ran", r.returncode == 0, r.stderr[-500:])
+    dom = Dom()
+    dom.feed(r.stdout)
+    consoles = [l for l in r.stderr.splitlines() if ":CONSOLE" in l]
+    check(tag + ": the script ran to the end", dom.body.get("data-lather-rendered") == "ok", str(dom.body))
+    check(tag + ": no script error", "data-lather-error" not in dom.body, dom.body.get("data-lather-error", ""))
+    check(tag + ": no console message", not consoles, "\n".join(consoles[:3]))
+    check(tag + ": no request from the page in Chromium's net log", not page_requests(netlog), str(page_requests(netlog)))
+    check(tag + ": every chart drawn", len(dom.figures) > 0 and all(f["svg"] == 1 for f in dom.figures), str(dom.figures))
+    for kind in kinds:
+        found = [f for f in dom.figures if f["kind"] == kind]
+        check(tag + ": a %s chart with data" % kind, found and all(
+            (f["bars"] > 0) if kind == "bars" else (f["polylines"] and max(f["polylines"]) > 0) for f in found), str(found))
+    text = " ".join(" ".join(dom.text).split())
+    for t in texts:
+        check(tag + ": the page says %r" % t, t in text)
+    r, _ = browser("file://" + html_path, ["--window-size=360,800", "--dump-dom"], tag + "-360")
+    narrow = Dom()
+    narrow.feed(r.stdout)
+    check(tag + ": nothing overflows at 360 px", narrow.body.get("data-lather-overflow") == "no"
+          and narrow.body.get("data-lather-rendered") == "ok", str(narrow.body))
+    return dom.figures
+
+
 def load(path):
     with open(path) as f:
         return json.load(f)
@@ -254,6 +287,41 @@ try:
     r = run([stress, "report", one + ".json", merged + ".json", "--html", both])
     check("report of two saved runs", r.returncode == 0, r.stderr)
     check_page("report", both, [load(one + ".json"), load(merged + ".json")])
+
+    # 4. compare's and sweep's pages, against two services (the event and the classic engine).
+    services, urls = [], []
+    try:
+        for i, engine in enumerate(("event", "classic")):
+            pf = os.path.join(work, "port-%s" % engine)
+            services.append(subprocess.Popen([service, "--listen", "127.0.0.1:0", "--engine", engine, "--store",
+                                              "sqlite:" + os.path.join(work, "c%d.db" % i), "--port-file", pf],
+                                             stderr=subprocess.DEVNULL))
+            for _ in range(100):
+                if os.path.exists(pf) and os.path.getsize(pf) > 0:
+                    break
+                time.sleep(0.1)
+            urls.append("http://127.0.0.1:%s/soap" % open(pf).read().strip())
+        cmp_base = os.path.join(work, "compare")
+        r = run([stress, "compare", "event=" + urls[0], "classic=" + urls[1], "-c", "4", "-t", "1", "-d", "1s",
+                 "--warmup", "0.3s", "--rounds", "2", "--json", cmp_base + ".json", "--html", cmp_base + ".html"])
+        check("compare writes --json and --html", r.returncode == 0 and os.path.exists(cmp_base + ".html"), r.stderr[-500:])
+        doc = load(cmp_base + ".json")
+        median = "{:,}".format(round(doc["targets"][0]["calls_per_second_median"]))
+        figures = check_other_page("compare", cmp_base + ".html", ["bars", "spectrum"], ["event", "classic", median])
+        bars = [f for f in figures if f["kind"] == "bars"]
+        check("compare: two bar charts, a bar per target", len(bars) == 2 and all(f["bars"] >= 2 for f in bars), str(bars))
+        sweep_base = os.path.join(work, "sweep")
+        r = run([stress, "sweep", urls[0], "--steps", "1,2,4,8", "-d", "0.5s", "--warmup", "0.2s", "--json",
+                 sweep_base + ".json", "--html", sweep_base + ".html"])
+        check("sweep writes --json and --html", r.returncode == 0 and os.path.exists(sweep_base + ".html"), r.stderr[-500:])
+        figures = check_other_page("sweep", sweep_base + ".html", ["lines"], ["Knee at", "Steps"])
+        lines = [f for f in figures if f["kind"] == "lines"]
+        check("sweep: the calls/s curve has a point per step", lines and lines[0]["polylines"][0] == 4,
+              str(lines[0] if lines else None))
+    finally:
+        for svc in services:
+            svc.terminate()
+            svc.wait(timeout=10)
 finally:
     shutil.rmtree(work, ignore_errors=True)
 
