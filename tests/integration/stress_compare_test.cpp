@@ -18,22 +18,14 @@
 
 #include "client/soap_client.h"
 #include "tests/integration/service_process.h"
+#include "tests/integration/stress_run.h"
 
+using lather::test::ReadJson;
+using lather::test::RunStress;
 using lather::test::ServiceProcess;
 
 namespace {
 
-lather::test::CommandResult RunStress(const std::string& args) {
-  return lather::test::RunCommand(lather::test::StressBinary() + " " + args, 180);
-}
-
-Poco::JSON::Object::Ptr ReadJson(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  Poco::JSON::Parser parser;
-  return parser.parse(ss.str()).extract<Poco::JSON::Object::Ptr>();
-}
 
 }  // namespace
 

@@ -15,22 +15,14 @@
 #include <Poco/JSON/Parser.h>
 
 #include "tests/integration/service_process.h"
+#include "tests/integration/stress_run.h"
 
+using lather::test::ReadJson;
+using lather::test::RunStress;
 using lather::test::ServiceProcess;
 
 namespace {
 
-lather::test::CommandResult RunStress(const std::string& args) {
-  return lather::test::RunCommand(lather::test::StressBinary() + " " + args, 120);
-}
-
-Poco::JSON::Object::Ptr ReadJson(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  Poco::JSON::Parser parser;
-  return parser.parse(ss.str()).extract<Poco::JSON::Object::Ptr>();
-}
 
 // A cgroup v1 cpu directory with a CPU quota, removed (its processes moved back to the root) at the end.
 class QuotaCgroup {

@@ -12,21 +12,16 @@
 
 #include "client/soap_client.h"
 #include "tests/integration/service_process.h"
+#include "tests/integration/stress_run.h"
 
+using lather::test::ReadJson;
+using lather::test::RunStress;
 using lather::test::ServiceProcess;
 
 namespace {
 using Run = lather::test::CommandResult;
 
-Run RunStress(const std::string& args) { return lather::test::RunCommand(lather::test::StressBinary() + " " + args, 120); }
 
-Poco::JSON::Object::Ptr ReadJson(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  Poco::JSON::Parser parser;
-  return parser.parse(ss.str()).extract<Poco::JSON::Object::Ptr>();
-}
 }  // namespace
 
 TEST_CASE("an IncCounter run's successful calls equal the counter's value afterwards", "[integration][stress]") {

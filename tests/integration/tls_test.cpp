@@ -22,11 +22,13 @@
 #include "common/tls.h"
 #include "tests/integration/raw_http.h"
 #include "tests/integration/service_process.h"
+#include "tests/integration/stress_run.h"
 
 using lather::test::CallBinary;
 using lather::test::CommandResult;
 using lather::test::RunCommand;
 using lather::test::ServiceBinary;
+using lather::test::ReadJson;
 using lather::test::ServiceProcess;
 using lather::test::StressBinary;
 
@@ -107,13 +109,6 @@ std::string HttpsExchange(int port, const std::string& request) {
   return answer;
 }
 
-Poco::JSON::Object::Ptr ReadJson(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  Poco::JSON::Parser parser;
-  return parser.parse(ss.str()).extract<Poco::JSON::Object::Ptr>();
-}
 
 size_t Lines(const std::string& text) { return static_cast<size_t>(std::count(text.begin(), text.end(), '\n')); }
 
