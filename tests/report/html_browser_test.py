@@ -127,17 +127,12 @@ def steps_below_100(hgrm_path):
     return sum(1 for l in lines if float(l[1]) < 1.0)
 
 
-def check_page(tag, html_path, runs, hgrm_path=None, screenshot=False):
-    """Opens the page and checks it against the runs (the JSON documents) it shows."""
+def open_and_check(tag, html_path):
+    """What every page must do: load nothing, render without error, request nothing. Returns its DOM."""
     with open(html_path) as f:
         source = f.read()
     check(tag + ": the file loads nothing (no src, href, url(), @import)",
           not re.search(r"\s(src|href)\s*=|url\(|@import", source, re.I))
-    urls = set(re.findall(r"https?://[^\s\"'<>\\]+", source)) - {"http://www.w3.org/2000/svg"}
-    targets = {r["settings"]["url"] for r in runs}
-    check(tag + ": the only URLs in it are the runs' targets (text) and the SVG namespace", urls <= targets,
-          str(urls - targets))
-
     r, netlog = browser("file://" + html_path, ["--window-size=1000,900", "--dump-dom"], tag)
     check(tag + ": chromium ran", r.returncode == 0, r.stderr[-500:])
     dom = Dom()
@@ -146,10 +141,31 @@ def check_page(tag, html_path, runs, hgrm_path=None, screenshot=False):
     check(tag + ": the script ran to the end", dom.body.get("data-lather-rendered") == "ok", str(dom.body))
     check(tag + ": no script error", "data-lather-error" not in dom.body, dom.body.get("data-lather-error", ""))
     check(tag + ": no console message", not consoles, "\n".join(consoles[:3]))
-    check(tag + ": the page fetched nothing (Performance API)", dom.body.get("data-lather-resources") == "0",
-          str(dom.body.get("data-lather-resources")))
     requests = page_requests(netlog)
     check(tag + ": no request from the page in Chromium's net log", not requests, str(requests))
+    dom.source = source
+    return dom
+
+
+def check_narrow(tag, html_path):
+    """A phone's width: nothing wider than the screen."""
+    r, _ = browser("file://" + html_path, ["--window-size=360,800", "--dump-dom"], tag + "-360")
+    narrow = Dom()
+    narrow.feed(r.stdout)
+    check(tag + ": nothing overflows at 360 px", narrow.body.get("data-lather-overflow") == "no"
+          and narrow.body.get("data-lather-rendered") == "ok", str(narrow.body))
+
+
+def check_page(tag, html_path, runs, hgrm_path=None, screenshot=False):
+    """Opens the page and checks it against the runs (the JSON documents) it shows."""
+    dom = open_and_check(tag, html_path)
+    source = dom.source
+    urls = set(re.findall(r"https?://[^\s\"'<>\\]+", source)) - {"http://www.w3.org/2000/svg"}
+    targets = {r["settings"]["url"] for r in runs}
+    check(tag + ": the only URLs in it are the runs' targets (text) and the SVG namespace", urls <= targets,
+          str(urls - targets))
+    check(tag + ": the page fetched nothing (Performance API)", dom.body.get("data-lather-resources") == "0",
+          str(dom.body.get("data-lather-resources")))
     check(tag + ": every chart drawn", len(dom.figures) > 0 and dom.body.get("data-lather-charts") == str(len(dom.figures))
           and all(f["svg"] == 1 for f in dom.figures), str(dom.figures))
     for f in dom.figures:
@@ -180,11 +196,7 @@ def check_page(tag, html_path, runs, hgrm_path=None, screenshot=False):
     check(tag + ": the verdict text is on the page", all(" ".join(run["verdict"]["text"].split()) in text for run in runs))
 
     # A phone's width: nothing wider than the screen, and a picture that is not blank.
-    r, _ = browser("file://" + html_path, ["--window-size=360,800", "--dump-dom"], tag + "-360")
-    narrow = Dom()
-    narrow.feed(r.stdout)
-    check(tag + ": nothing overflows at 360 px", narrow.body.get("data-lather-overflow") == "no"
-          and narrow.body.get("data-lather-rendered") == "ok", str(narrow.body))
+    check_narrow(tag, html_path)
     if not screenshot:
         return
     shot = os.path.join(work, tag + "-360.png")
@@ -202,19 +214,7 @@ def check_page(tag, html_path, runs, hgrm_path=None, screenshot=False):
 def check_other_page(tag, html_path, kinds, texts):
     """compare's and sweep's pages: self-contained, drawn without error or request, `kinds` of charts present
     (each with data), `texts` on the page, nothing overflowing at 360 px. Returns the page's figures."""
-    with open(html_path) as f:
-        source = f.read()
-    check(tag + ": the file loads nothing (no src, href, url(), @import)",
-          not re.search(r"\s(src|href)\s*=|url\(|@import", source, re.I))
-    r, netlog = browser("file://" + html_path, ["--window-size=1000,900", "--dump-dom"], tag)
-    check(tag + ": chromium ran", r.returncode == 0, r.stderr[-500:])
-    dom = Dom()
-    dom.feed(r.stdout)
-    consoles = [l for l in r.stderr.splitlines() if ":CONSOLE" in l]
-    check(tag + ": the script ran to the end", dom.body.get("data-lather-rendered") == "ok", str(dom.body))
-    check(tag + ": no script error", "data-lather-error" not in dom.body, dom.body.get("data-lather-error", ""))
-    check(tag + ": no console message", not consoles, "\n".join(consoles[:3]))
-    check(tag + ": no request from the page in Chromium's net log", not page_requests(netlog), str(page_requests(netlog)))
+    dom = open_and_check(tag, html_path)
     check(tag + ": every chart drawn", len(dom.figures) > 0 and all(f["svg"] == 1 for f in dom.figures), str(dom.figures))
     for kind in kinds:
         found = [f for f in dom.figures if f["kind"] == kind]
@@ -223,11 +223,7 @@ def check_other_page(tag, html_path, kinds, texts):
     text = " ".join(" ".join(dom.text).split())
     for t in texts:
         check(tag + ": the page says %r" % t, t in text)
-    r, _ = browser("file://" + html_path, ["--window-size=360,800", "--dump-dom"], tag + "-360")
-    narrow = Dom()
-    narrow.feed(r.stdout)
-    check(tag + ": nothing overflows at 360 px", narrow.body.get("data-lather-overflow") == "no"
-          and narrow.body.get("data-lather-rendered") == "ok", str(narrow.body))
+    check_narrow(tag, html_path)
     return dom.figures
 
 
