@@ -20,32 +20,11 @@ done
 echo "$(mono --version | head -n1)"
 
 work=$(mktemp -d /tmp/lather-dotnet-XXXXXX)
-pid=""
-stop_service() {  # SIGTERM, bounded wait, then SIGKILL; sets service_status
-  service_status=none
-  [[ -n $pid ]] || return 0
-  kill -TERM "$pid" 2>/dev/null
-  for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-  if kill -0 "$pid" 2>/dev/null; then kill -KILL "$pid" 2>/dev/null; service_status=killed; fi
-  wait "$pid" 2>/dev/null
-  local rc=$?
-  [[ $service_status == killed ]] || service_status=$rc
-  pid=""
-}
+# shellcheck source=tests/interop/service_lifecycle.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../service_lifecycle.sh"
 trap 'stop_service; rm -rf "$work"' EXIT
 
-"$service_bin" --listen 127.0.0.1:0 --store "sqlite:$work/c.db" --port-file "$work/port" --threads 2 \
-  >"$work/service.log" 2>&1 &
-pid=$!
-for _ in $(seq 100); do
-  [[ -s $work/port && $(cat "$work/port") == *[0-9] ]] && break
-  kill -0 "$pid" 2>/dev/null || fail "service exited early: $(tail -n3 "$work/service.log")"
-  sleep 0.1
-done
-port=$(tr -d '[:space:]' <"$work/port" 2>/dev/null)
-[[ $port =~ ^[0-9]+$ ]] || fail "service wrote no port file within 10 s"
-endpoint="http://127.0.0.1:$port/soap"
-echo "service started on port $port (pid $pid)"
+start_service
 
 # Mono's runtime writes its per-user config and the wsdl tool's cache under HOME: keep them in $work.
 export HOME=$work no_proxy='*'
