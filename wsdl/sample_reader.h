@@ -66,4 +66,8 @@ SampleReadResult ReadSampleWrapper(std::string_view xml, size_t start, std::stri
                                    const std::vector<NamespaceBinding>& scope, const SampleReadLimits& limits,
                                    SampleSet* out);
 
+// Appends code point `cp` (at most 0x10FFFF, not a surrogate: callers check) to `out` as 1 to 4 UTF-8 bytes.
+// Used for character references here and by the service's UTF-16 transcoding. Thread-safe.
+void AppendUtf8(uint32_t cp, std::string* out);
+
 }  // namespace lather

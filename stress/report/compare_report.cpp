@@ -2,7 +2,6 @@
 
 #include <Poco/JSON/Array.h>
 #include <Poco/JSON/Object.h>
-#include <Poco/JSON/Parser.h>
 
 #include <algorithm>
 #include <cmath>
@@ -133,17 +132,12 @@ std::string CompareJson(const std::vector<CompareTarget>& targets, int rounds) {
     o.set("limit", r.limit);
     o.set("verdict", r.verdict);
     Array runs;
-    Poco::JSON::Parser parser;
-    for (const RunReport& run : targets[i].runs) runs.add(parser.parse(ReportJson(run)));
+    for (const RunReport& run : targets[i].runs) runs.add(ReportObject(run));
     o.set("runs", runs);
     list.add(o);
   }
   root.set("targets", list);
-  std::ostringstream os;
-  NullNonFinite(root);  // JSON has no NaN or infinity
-  root.stringify(os, 2);
-  os << "\n";
-  return os.str();
+  return JsonText(&root);
 }
 
 }  // namespace lather

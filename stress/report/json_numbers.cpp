@@ -1,6 +1,7 @@
 #include "stress/report/json_numbers.h"
 
 #include <cmath>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -55,6 +56,14 @@ void NullNonFinite(Poco::JSON::Array& array) {
       array.set(i, value);
     }
   }
+}
+
+std::string JsonText(Poco::JSON::Object* root) {
+  NullNonFinite(*root);
+  std::ostringstream os;
+  root->stringify(os, 2);
+  os << "\n";
+  return os.str();
 }
 
 }  // namespace lather

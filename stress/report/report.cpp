@@ -348,6 +348,11 @@ void PrintApacheBenchBlock(const RunReport& r, std::FILE* out) {
 }
 
 std::string ReportJson(const RunReport& r) {
+  Poco::JSON::Object root = ReportObject(r);
+  return JsonText(&root);
+}
+
+Poco::JSON::Object ReportObject(const RunReport& r) {
   using Poco::JSON::Array;
   using Poco::JSON::Object;
   const StressSettings& s = r.settings;
@@ -522,11 +527,7 @@ std::string ReportJson(const RunReport& r) {
   }
   root.set("components", components);
 
-  std::ostringstream os;
-  NullNonFinite(root);  // JSON has no NaN or infinity
-  root.stringify(os, 2);
-  os << "\n";
-  return os.str();
+  return root;
 }
 
 Status WriteSeriesCsv(const RunReport& r, const std::string& path) {

@@ -3,6 +3,8 @@
 // ApacheBench-style block, a versioned JSON document and the per-second CSV series.
 #pragma once
 
+#include <Poco/JSON/Object.h>
+
 #include <cstdio>
 #include <string>
 #include <utility>
@@ -85,6 +87,8 @@ void Conclude(RunReport* report);
 void PrintReport(const RunReport& report, std::FILE* out);
 void PrintApacheBenchBlock(const RunReport& report, std::FILE* out);
 std::string ReportJson(const RunReport& report);
+// The same document as a Poco object, for documents that hold runs (compare's, sweep's).
+Poco::JSON::Object ReportObject(const RunReport& report);
 Status WriteSeriesCsv(const RunReport& report, const std::string& path);
 
 }  // namespace lather

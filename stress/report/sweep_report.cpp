@@ -2,7 +2,6 @@
 
 #include <Poco/JSON/Array.h>
 #include <Poco/JSON/Object.h>
-#include <Poco/JSON/Parser.h>
 
 #include <algorithm>
 #include <sstream>
@@ -118,7 +117,6 @@ std::string SweepJson(const SweepResult& r) {
   root.set("knee_index", r.knee);
   root.set("highest_meeting_slo_index", r.highest_meeting);
   Array steps;
-  Poco::JSON::Parser parser;
   for (size_t i = 0; i < r.steps.size(); ++i) {
     const SweepStep& s = r.steps[i];
     Object o(Poco::JSON_PRESERVE_KEY_ORDER);
@@ -128,7 +126,7 @@ std::string SweepJson(const SweepResult& r) {
     o.set("failed_share", s.failed_share);
     o.set("kept_schedule", s.kept_schedule);
     o.set("limit", s.limit);
-    o.set("run", parser.parse(ReportJson(r.runs[i])));
+    o.set("run", ReportObject(r.runs[i]));
     steps.add(o);
   }
   root.set("steps", steps);
@@ -141,11 +139,7 @@ std::string SweepJson(const SweepResult& r) {
   usl.set("peak_calls_per_second", r.fit.peak_calls_per_second);
   usl.set("rms_relative_error", r.fit.rms_relative_error);
   root.set("usl", usl);
-  std::ostringstream os;
-  NullNonFinite(root);  // JSON has no NaN or infinity
-  root.stringify(os, 2);
-  os << "\n";
-  return os.str();
+  return JsonText(&root);
 }
 
 }  // namespace lather
