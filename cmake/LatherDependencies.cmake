@@ -18,6 +18,8 @@ if(NOT TARGET PostgreSQL::client)
   set_target_properties(PostgreSQL::client PROPERTIES IMPORTED_LOCATION "${LATHER_LIBPQ}"
                         INTERFACE_INCLUDE_DIRECTORIES "${LATHER_LIBPQ_INCLUDE_DIR}")
 endif()
+# SQLite's own API for the counter store's statements compiled once (libsqlite3-dev; CMake's FindSQLite3).
+find_package(SQLite3 REQUIRED)
 find_package(Poco REQUIRED COMPONENTS Foundation Util Net JSON Data DataSQLite DataPostgreSQL)
 find_package(Boost 1.74 REQUIRED COMPONENTS thread chrono)
 find_package(pugixml REQUIRED)

@@ -310,6 +310,12 @@ SoapOutcome SoapEngine::Serve(const SoapCall& call, std::string* response_body) 
     if (prolog.has_doctype) {
       soap_set_version(soap_, static_cast<short>(call.content_type_version));
       soap_sender_fault(soap_, "a DTD (<!DOCTYPE>) is not allowed in a SOAP message", nullptr);
+    } else if (defer_blocking_ && body_content != std::string_view::npos &&
+               (NextElementIs(call.body, body_content, "IncCounter", scope_) ||
+                NextElementIs(call.body, body_content, "GetCounter", scope_))) {
+      // A call for the store goes to the pool, which reads it whole (and faults it if it must): reading
+      // it here as well would parse every counter call twice.
+      Defer();
     } else if (PreScan(call.body.substr(0, body_content)) && BeginServe() == SOAP_OK) {
       envelope_version_ = soap_->version;
       if (soap_->version == 0) {

@@ -2,6 +2,7 @@
 
 #include <Poco/Data/PostgreSQL/Connector.h>
 #include <Poco/Data/SQLite/Connector.h>
+#include <Poco/Data/SQLite/Utility.h>
 #include <Poco/Data/Session.h>
 #include <Poco/Data/Statement.h>
 #include <Poco/Exception.h>
@@ -15,9 +16,11 @@
 #include <filesystem>
 #include <mutex>
 #include <thread>
+#include <string_view>
 #include <unordered_map>
 
 #include "common/log.h"
+#include "service/store/sqlite_statement.h"
 
 using Poco::Data::Keywords::into;
 using Poco::Data::Keywords::now;
@@ -135,6 +138,22 @@ bool HasMessageId(const CounterIncrement& item) { return item.message_id != null
 
 }  // namespace
 
+// The SQLite statements an increment, a message id and a read run, compiled once per connection.
+struct SqliteStatements {
+  explicit SqliteStatements(sqlite3* db)
+      : begin(db, "BEGIN IMMEDIATE"),
+        commit(db, "COMMIT"),
+        rollback(db, "ROLLBACK"),
+        increment(db, "INSERT INTO counters (name, value) VALUES (?, ?) "
+                      "ON CONFLICT (name) DO UPDATE SET value = counters.value + excluded.value RETURNING value"),
+        get(db, "SELECT value FROM counters WHERE name = ?"),
+        claim(db, "INSERT INTO message_ids (message_id, name, value, at) VALUES (?, ?, 0, ?) "
+                  "ON CONFLICT (message_id) DO NOTHING RETURNING 1"),
+        remembered(db, "SELECT name, value, at FROM message_ids WHERE message_id = ?"),
+        remember(db, "UPDATE message_ids SET name = ?, value = ?, at = ? WHERE message_id = ?") {}
+  SqliteStatement begin, commit, rollback, increment, get, claim, remembered, remember;
+};
+
 CounterStore::CounterStore(bool postgres, std::string connect) : postgres_(postgres), connect_(std::move(connect)) {}
 
 CounterStore::~CounterStore() = default;
@@ -197,6 +216,7 @@ void CounterStore::Connect() {
               "name TEXT NOT NULL, value INTEGER NOT NULL, at INTEGER NOT NULL) WITHOUT ROWID",
       now;
   *session << "CREATE INDEX IF NOT EXISTS message_ids_at ON message_ids (at)", now;
+  sqlite_ = std::make_unique<SqliteStatements>(Poco::Data::SQLite::Utility::dbHandle(*session));
   session_ = std::move(session);
 }
 
@@ -301,74 +321,139 @@ Status CounterStore::Increment(const std::string& name, const std::string& messa
   Status s = EnsureConnected();
   if (!s.ok()) return s;
   try {
-    *value = IncrementRow(name);
+    *value = IncrementRow(name, 1);
     return Status::Ok();
   } catch (const Poco::Exception& e) {
     return Failed(e.displayText());
   }
 }
 
-int64_t CounterStore::IncrementRow(const std::string& name) {
-  Poco::Int64 result = 0;
-  *session_ << Sql("INSERT INTO counters (name, value) VALUES (?, 1) "
-                   "ON CONFLICT (name) DO UPDATE SET value = counters.value + 1 RETURNING value"),
-      useRef(name), into(result), now;
+int64_t CounterStore::IncrementRow(const std::string& name, int64_t by) {
+  if (sqlite_ != nullptr) {
+    SqliteStatement::Run run = sqlite_->increment.Start();
+    run.Bind(1, name).Bind(2, by);
+    if (!run.Step()) throw Poco::Exception("the increment of counter '" + name + "' returned no value");
+    return run.Int64(0);
+  }
+  Poco::Int64 result = 0, amount = by;
+  *session_ << Sql("INSERT INTO counters (name, value) VALUES (?, ?) "
+                   "ON CONFLICT (name) DO UPDATE SET value = counters.value + excluded.value RETURNING value"),
+      useRef(name), useRef(amount), into(result), now;
   return result;
 }
 
+bool CounterStore::Claim(const std::string& id, const std::string& name, int64_t at, std::string* stored_name,
+                         int64_t* stored_value, int64_t* stored_at) {
+  if (sqlite_ != nullptr) {
+    {
+      SqliteStatement::Run claim = sqlite_->claim.Start();
+      claim.Bind(1, id).Bind(2, name).Bind(3, at);
+      if (claim.Step()) return true;
+    }
+    SqliteStatement::Run select = sqlite_->remembered.Start();
+    select.Bind(1, id);
+    if (!select.Step()) throw Poco::Exception("message id '" + id + "' is neither new nor remembered");
+    *stored_name = select.Text(0);
+    *stored_value = select.Int64(1);
+    *stored_at = select.Int64(2);
+    return false;
+  }
+  Poco::Int64 when = at;
+  int claimed = 0;
+  Poco::Data::Statement claim(*session_);
+  claim << Sql("INSERT INTO message_ids (message_id, name, value, at) VALUES (?, ?, 0, ?) "
+               "ON CONFLICT (message_id) DO NOTHING RETURNING 1"),
+      useRef(id), useRef(name), useRef(when), into(claimed);
+  if (claim.execute() > 0) return true;
+  Poco::Int64 value = 0, remembered_at = 0;
+  Poco::Data::Statement select(*session_);
+  select << Sql("SELECT name, value, at FROM message_ids WHERE message_id = ? FOR UPDATE"), into(*stored_name),
+      into(value), into(remembered_at), useRef(id);
+  select.execute();
+  *stored_value = value;
+  *stored_at = remembered_at;
+  return false;
+}
+
+void CounterStore::Remember(const std::string& id, const std::string& name, int64_t value, int64_t at) {
+  if (sqlite_ != nullptr) {
+    sqlite_->remember.Start().Bind(1, name).Bind(2, value).Bind(3, at).Bind(4, id).Step();
+    return;
+  }
+  Poco::Int64 v = value, when = at;
+  *session_ << Sql("UPDATE message_ids SET name = ?, value = ?, at = ? WHERE message_id = ?"), useRef(name),
+      useRef(v), useRef(when), useRef(id), now;
+}
+
 void CounterStore::RunBatch(std::vector<CounterIncrement>* batch, int64_t now_ms) {
-  // What each message id of this batch resolved to: the counter it names and the value it answers.
+  // An increment either counts (no message id, or the first use of its id in this batch when the id is
+  // new or expired) or answers what its id was remembered as. Counting ones are added per counter: one
+  // statement adds a counter's k increments of this batch, and its k callers get the k values it stepped
+  // through, in queue order: the answers of k statements in a row in this transaction, for one statement.
+  enum class Role : char { kCounts, kCountsAndRemembers, kRepeat };
   struct Remembered {
     std::string name;
-    int64_t value;
+    int64_t value = 0;
   };
-  std::unordered_map<std::string, Remembered> seen;  // allocates only when ids are present
+  struct Tally {
+    const std::string* name = nullptr;
+    int64_t count = 0;
+    int64_t next = 0;  // the value the next counting increment of this counter gets
+  };
+  std::unordered_map<std::string, Remembered> seen;  // message id -> its answer (allocates only with ids)
+  std::unordered_map<std::string_view, Tally> tallies;
+  std::vector<Role> roles(batch->size(), Role::kCounts);
   const bool use_ids = window_.count() > 0;
-  for (CounterIncrement& item : *batch) {
+  const Poco::Int64 at = now_ms;
+  for (size_t i = 0; i < batch->size(); ++i) {
+    CounterIncrement& item = (*batch)[i];
     item.status = Status::Ok();
-    if (!use_ids || !HasMessageId(item)) {
-      item.value = IncrementRow(*item.name);
-      continue;
-    }
-    const std::string& id = *item.message_id;
-    auto it = seen.find(id);
-    if (it == seen.end()) {
+    if (use_ids && HasMessageId(item)) {
+      const std::string& id = *item.message_id;
+      if (seen.count(id) != 0) {
+        roles[i] = Role::kRepeat;
+        continue;
+      }
       // Claim the id first: two writers (processes, nodes) with the same id cannot both count it. A
       // concurrent claim waits on the other's transaction (PostgreSQL) or is excluded by the write lock
       // (SQLite's BEGIN IMMEDIATE).
-      Poco::Int64 at = now_ms;
-      int claimed = 0;
-      Poco::Data::Statement claim(*session_);
-      claim << Sql("INSERT INTO message_ids (message_id, name, value, at) VALUES (?, ?, 0, ?) "
-                   "ON CONFLICT (message_id) DO NOTHING RETURNING 1"),
-          useRef(id), useRef(*item.name), useRef(at), into(claimed);
-      bool counts = claim.execute() > 0;
-      std::string stored_name;
-      Poco::Int64 stored_value = 0, stored_at = 0;
+      Remembered& remembered = seen[id];
+      int64_t stored_at = 0;
+      bool counts = Claim(id, *item.name, at, &remembered.name, &remembered.value, &stored_at);
+      if (!counts) counts = now_ms - stored_at >= window_.count();  // remembered longer than the window: new again
       if (!counts) {
-        Poco::Data::Statement select(*session_);
-        select << Sql(postgres_ ? "SELECT name, value, at FROM message_ids WHERE message_id = ? FOR UPDATE"
-                                : "SELECT name, value, at FROM message_ids WHERE message_id = ?"),
-            into(stored_name), into(stored_value), into(stored_at), useRef(id);
-        select.execute();
-        counts = now_ms - stored_at >= window_.count();  // remembered longer than the window: new again
+        roles[i] = Role::kRepeat;
+        continue;
       }
-      if (counts) {
-        const Poco::Int64 value = IncrementRow(*item.name);
-        *session_ << Sql("UPDATE message_ids SET name = ?, value = ?, at = ? WHERE message_id = ?"), useRef(*item.name),
-            useRef(value), useRef(at), useRef(id), now;
-        it = seen.emplace(id, Remembered{*item.name, value}).first;
-      } else {
-        it = seen.emplace(id, Remembered{stored_name, stored_value}).first;
-      }
+      remembered.name = *item.name;
+      roles[i] = Role::kCountsAndRemembers;
     }
-    if (it->second.name == *item.name) {
-      item.value = it->second.value;
+    Tally& tally = tallies[*item.name];
+    tally.name = item.name;
+    ++tally.count;
+  }
+  for (auto& entry : tallies) {
+    Tally& tally = entry.second;
+    tally.next = IncrementRow(*tally.name, tally.count) - tally.count + 1;
+  }
+  for (size_t i = 0; i < batch->size(); ++i) {
+    CounterIncrement& item = (*batch)[i];
+    if (roles[i] != Role::kRepeat) {
+      item.value = tallies[*item.name].next++;
+      if (roles[i] == Role::kCountsAndRemembers) {
+        seen[*item.message_id].value = item.value;
+        Remember(*item.message_id, *item.name, item.value, at);
+      }
+      continue;
+    }
+    const Remembered& remembered = seen[*item.message_id];
+    if (remembered.name == *item.name) {
+      item.value = remembered.value;
     } else {
       item.value = 0;
       item.status = Status::InvalidArgument(
-          "wsa:MessageID '" + id + "' was already used for a request to another counter; a message id names "
-          "one request (send a new id for a new request)");
+          "wsa:MessageID '" + *item.message_id + "' was already used for a request to another counter; a message "
+          "id names one request (send a new id for a new request)");
     }
   }
 }
@@ -411,14 +496,22 @@ Status CounterStore::IncrementBatch(std::vector<CounterIncrement>* batch, size_t
     }
   }
   try {
-    if (!postgres_) *session_ << "BEGIN IMMEDIATE", now;
+    if (sqlite_ != nullptr) sqlite_->begin.Execute();
     try {
       RunBatch(batch, now_ms);
       if (purge_limit > 0 && window_.count() > 0) deleted = DeleteExpired(now_ms, purge_limit);
-      *session_ << "COMMIT", now;
+      if (sqlite_ != nullptr) {
+        sqlite_->commit.Execute();
+      } else {
+        *session_ << "COMMIT", now;
+      }
     } catch (...) {
       try {
-        *session_ << "ROLLBACK", now;
+        if (sqlite_ != nullptr) {
+          sqlite_->rollback.Execute();
+        } else {
+          *session_ << "ROLLBACK", now;
+        }
       } catch (const Poco::Exception&) {
         // The transaction is gone either way; the first error is the one to report.
       }
@@ -471,6 +564,11 @@ Status CounterStore::Get(const std::string& name, int64_t* value) {
     Status s = EnsureConnected();
     if (!s.ok()) return s;
     try {
+      if (sqlite_ != nullptr) {
+        SqliteStatement::Run run = sqlite_->get.Start();
+        *value = run.Bind(1, name).Step() ? run.Int64(0) : 0;
+        return Status::Ok();
+      }
       Poco::Int64 result = 0;
       *session_ << Sql("SELECT value FROM counters WHERE name = ?"), useRef(name), into(result), now;
       *value = result;

@@ -18,6 +18,10 @@
 
 #include "common/status.h"
 
+namespace lather {
+struct SqliteStatements;
+}
+
 namespace Poco::Data {
 class Session;
 }
@@ -116,12 +120,21 @@ class CounterStore : public CounterBackend {
   std::string Sql(const char* sql) const;
   // The statements of IncrementBatch inside its transaction; throws Poco::Exception.
   void RunBatch(std::vector<CounterIncrement>* batch, int64_t now_ms);
-  int64_t IncrementRow(const std::string& name);
+  // Adds `by` to `name` (created at 0); returns the new value.
+  int64_t IncrementRow(const std::string& name, int64_t by);
+  // Claims message id `id` for an increment of `name` at `at`: true when it is new; false when it was
+  // claimed before, with what it was remembered as.
+  bool Claim(const std::string& id, const std::string& name, int64_t at, std::string* stored_name,
+             int64_t* stored_value, int64_t* stored_at);
+  // Records the value the claimed id answered.
+  void Remember(const std::string& id, const std::string& name, int64_t value, int64_t at);
   size_t DeleteExpired(int64_t now_ms, size_t limit);
 
   bool postgres_ = false;
   std::string connect_;  // the SQLite path, or the libpq connection string
   std::unique_ptr<Poco::Data::Session> session_;
+  // SQLite: the statements of an increment and a read, compiled once on session_ (finalized before it).
+  std::unique_ptr<SqliteStatements> sqlite_;
   int64_t next_connect_ns_ = 0;  // no new PostgreSQL connection is tried before then
   std::string last_error_;       // why the last connection attempt failed
   std::chrono::milliseconds window_ = kDefaultIdempotencyWindow;

@@ -41,7 +41,7 @@ Status GroupCommitter::Increment(const std::string& name, const std::string& mes
   if (stopping_) return Status::Unavailable("the counter store is shutting down");
   queue_.push_back(&request);
   work_.notify_one();
-  while (!request.done) done_.wait(lock);
+  while (!request.done) request.committed.wait(lock);
   *value = request.value;
   return request.status;
 }
@@ -88,9 +88,10 @@ void GroupCommitter::Run() {
         batch[i]->status = s.ok() ? increments[i].status : s;
         batch[i]->value = s.ok() ? increments[i].value : 0;
         batch[i]->done = true;
+        // Under the lock: once done is set the caller may return and destroy its request (and condition).
+        batch[i]->committed.notify_one();
       }
     }
-    done_.notify_all();
   }
 }
 

@@ -44,13 +44,15 @@ class GroupCommitter {
     int64_t value = 0;
     Status status;
     bool done = false;
+    // Its caller waits on its own condition: a commit wakes the callers of its batch, each once, not
+    // every caller waiting for a later batch too.
+    boost::condition_variable committed;
   };
   void Run();
 
   std::unique_ptr<CounterStore> store_;
   mutable boost::mutex mutex_;
   boost::condition_variable work_;
-  boost::condition_variable done_;
   std::deque<Request*> queue_;
   bool stopping_ = false;
   uint64_t commits_ = 0;

@@ -4,7 +4,9 @@
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
+#include <chrono>
 #include <filesystem>
+#include <thread>
 #include <vector>
 
 using lather::CounterStore;
@@ -110,4 +112,57 @@ TEST_CASE("eight processes opening one new SQLite file at once all open it (the 
   int64_t value = 0;
   REQUIRE(store->Get("opened", &value).ok());
   CHECK(value == 8);
+}
+
+TEST_CASE("one batch's increments of a counter get consecutive values in queue order, each counter its own",
+          "[service][store]") {
+  // A batch adds each counter's increments with one statement; every caller still gets its own value.
+  TempDir dir;
+  std::unique_ptr<CounterStore> store;
+  REQUIRE(CounterStore::Open("sqlite:" + (dir.path / "c.db").string(), &store).ok());
+  int64_t value = 0;
+  REQUIRE(store->Increment("a", &value).ok());  // a = 1 before the batch; b is new
+  const std::string a = "a", b = "b";
+  const std::string* names[] = {&a, &b, &a, &a, &b, &a};
+  std::vector<lather::CounterIncrement> batch(6);
+  for (size_t i = 0; i < batch.size(); ++i) batch[i].name = names[i];
+  REQUIRE(store->IncrementBatch(&batch).ok());
+  const int64_t expected[] = {2, 1, 3, 4, 2, 5};
+  for (size_t i = 0; i < batch.size(); ++i) {
+    CHECK(batch[i].status.ok());
+    CHECK(batch[i].value == expected[i]);
+  }
+  REQUIRE(store->Get("a", &value).ok());
+  CHECK(value == 5);
+  REQUIRE(store->Get("b", &value).ok());
+  CHECK(value == 2);
+}
+
+TEST_CASE("a batch waits for another connection's write lock instead of failing (the busy timeout holds "
+          "for the compiled statements)",
+          "[service][store]") {
+  TempDir dir;
+  std::unique_ptr<CounterStore> store;
+  REQUIRE(CounterStore::Open("sqlite:" + (dir.path / "c.db").string(), &store).ok());
+  int64_t value = 0;
+  REQUIRE(store->Increment("a", &value).ok());
+  // Another connection holds the write lock: BEGIN IMMEDIATE waits its busy timeout and fails cleanly.
+  std::unique_ptr<CounterStore> other;
+  REQUIRE(CounterStore::Open("sqlite:" + (dir.path / "c.db").string(), &other).ok());
+  REQUIRE(other->LockForTest().ok());
+  const std::string a = "a";
+  std::vector<lather::CounterIncrement> batch(2);
+  for (auto& item : batch) item.name = &a;
+  // (busy_timeout is 10 s: unlock from another thread after a moment so the test stays short)
+  std::thread unlock([&other] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    CHECK(other->UnlockForTest().ok());
+  });
+  const Status s = store->IncrementBatch(&batch);
+  unlock.join();
+  REQUIRE(s.ok());  // it waited for the lock instead of failing
+  CHECK(batch[0].value == 2);
+  CHECK(batch[1].value == 3);
+  REQUIRE(store->Increment("a", &value).ok());
+  CHECK(value == 4);
 }
