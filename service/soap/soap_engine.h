@@ -95,8 +95,8 @@ class SoapEngine {
   static int AfterEnvelope(struct soap* soap);
   // Sets the fault for an encodingStyle the envelope rules refuse (envelope_rules.h); false if none.
   bool RefuseEncodingStyle(size_t body_content);
-  // Replaces gSOAP's reason for a Body that holds no operation element, more than one, or an element
-  // after it, with one that says so (WS-I BP 1.1 R1011, R1014, R2712).
+  // Replaces gSOAP's reason for a missing Body, a Body that holds no operation element or more than one,
+  // or an element after it, with one that says so (WS-I BP 1.1 R1011, R1014, R2712).
   void ExplainBodyShape();
   // Reads the text of a wsa:MessageID header block whose start tag gSOAP has just read (from Ignore);
   // a Client/Sender fault for a second one.

@@ -1,12 +1,13 @@
 // SoapEngine's checks of an envelope's shape that gSOAP does not make, or makes with a reason that names
 // the wrong thing (the rest of SoapEngine is in soap_engine.cpp): content after the Envelope, SOAP
-// encodingStyle attributes (service/soap/envelope_rules.h), and the Body's children.
+// encodingStyle attributes (service/soap/envelope_rules.h), a missing Body and the Body's children.
 #include <cstring>
 #include <string>
 
 #include "service/soap/envelope_rules.h"
 #include "service/soap/soap_engine.h"
 #include "soapH.h"
+#include "wsdl/envelope_scan.h"
 
 namespace lather {
 namespace {
@@ -73,6 +74,9 @@ void SoapEngine::ExplainBodyShape() {
   } else if (soap_->error == SOAP_END_TAG && soap_->part == SOAP_END_ENVELOPE) {
     reason = "the Envelope holds something after its Body: no element may follow the Body (WS-I Basic Profile 1.1 "
              "R1011, SOAP 1.2 part 1 section 5.1)";
+  } else if (soap_->error == SOAP_EOF && FindBodyContent(call_->body) == std::string_view::npos) {
+    reason = "the Envelope holds no Body, or the document ends before it (SOAP 1.1 section 4, SOAP 1.2 part 1 "
+             "section 5.1: an Envelope has exactly one Body)";
   } else {
     return;
   }

@@ -335,7 +335,7 @@ TEST_CASE("RFC 9112 9.6: no request after one with Connection: close is read", "
   CHECK(r.closed);  // the pipelined second request got no answer
 }
 
-TEST_CASE("RFC 9110 9.3.8: TRACE is refused with 405 and Allow and nothing of the request is reflected",
+TEST_CASE("RFC 9110 9.3.7 and 9.3.8 and WS-I BP R1108: TRACE and OPTIONS get 405 with Allow and M-POST 501",
           "[integration][conformance]") {
   ServiceProcess service;
   const RawResponse r = SendRaw(service.port(), "TRACE /soap HTTP/1.1\r\nHost: x\r\nAuthorization: Basic c2VjcmV0\r\n"
@@ -347,6 +347,8 @@ TEST_CASE("RFC 9110 9.3.8: TRACE is refused with 405 and Allow and nothing of th
   const RawResponse options = SendRaw(service.port(), "OPTIONS /soap HTTP/1.1\r\nHost: x\r\n\r\n");
   CHECK(options.status == 405);
   CHECK(options.Header("allow") == "GET, HEAD, POST");
+  // R1108: the HTTP Extension Framework (RFC 2774) is not used; its M-POST is a method this server lacks.
+  CHECK(SendRaw(service.port(), "M-POST /soap HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n").status == 501);
   // RFC 9112 3.2.4: the asterisk-form is for OPTIONS only.
   CHECK(SendRaw(service.port(), "TRACE * HTTP/1.1\r\nHost: x\r\n\r\n").status == 400);
 }
@@ -413,6 +415,9 @@ TEST_CASE("WS-I BP 1.1 R1011 R1014 R2712: the Body is one qualified operation el
       {std::string(kIncrement) + kIncrement, "", "more after its operation element"},
       {kIncrement, "<l:Extra/>", "no element may follow the Body"},
   };
+  const RawResponse no_body = SendRaw(service.port(), Post(kSoap11Type, "<e:Envelope xmlns:e=\"" + std::string(kEnv11) + "\"/>", "Host: x\r\n"));
+  CHECK(no_body.status == 500);
+  CHECK(Reason(no_body).find("holds no Body") != std::string::npos);
   for (const auto& c : cases) {
     INFO(c.reason);
     std::string message = Message(kEnv11, c.body_content);
