@@ -24,19 +24,8 @@ Tag ReadTag(std::string_view xml, size_t name_start) {
   while (p < xml.size() && !IsSpace(xml[p]) && xml[p] != '>' && xml[p] != '/') ++p;
   tag.name = xml.substr(name_start, p - name_start);
   tag.attributes = p;
-  char quote = 0;
-  for (; p < xml.size(); ++p) {
-    const char c = xml[p];
-    if (quote != 0) {
-      if (c == quote) quote = 0;
-    } else if (c == '"' || c == '\'') {
-      quote = c;
-    } else if (c == '>') {
-      tag.end = p + 1;
-      tag.empty = xml[p - 1] == '/';
-      return tag;
-    }
-  }
+  tag.end = XmlTagEnd(xml, p);
+  tag.empty = tag.end != npos && xml[tag.end - 2] == '/';
   return tag;
 }
 
@@ -72,8 +61,8 @@ void AddDeclarations(std::string_view xml, const Tag& tag, std::vector<Namespace
   });
 }
 
-// The end of the comment, CDATA section or processing instruction at `at`, 0 if there is none
-// there, npos if it never closes or it is a DTD.
+}  // namespace
+
 size_t SkipMarkup(std::string_view xml, size_t at) {
   const std::string_view rest = xml.substr(at);
   std::string_view close;
@@ -86,7 +75,20 @@ size_t SkipMarkup(std::string_view xml, size_t at) {
   return end == npos ? npos : end + close.size();
 }
 
-}  // namespace
+size_t XmlTagEnd(std::string_view xml, size_t from) {
+  char quote = 0;
+  for (size_t p = from; p < xml.size(); ++p) {
+    const char c = xml[p];
+    if (quote != 0) {
+      if (c == quote) quote = 0;
+    } else if (c == '"' || c == '\'') {
+      quote = c;
+    } else if (c == '>') {
+      return p + 1;
+    }
+  }
+  return npos;
+}
 
 size_t FindBodyContent(std::string_view xml, std::vector<NamespaceBinding>* scope) {
   if (scope != nullptr) scope->clear();

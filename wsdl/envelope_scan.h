@@ -23,4 +23,12 @@ size_t FindBodyContent(std::string_view xml, std::vector<NamespaceBinding>* scop
 // own declarations).
 bool NextElementIs(std::string_view xml, size_t at, std::string_view local, const std::vector<NamespaceBinding>& scope);
 
+// The offset just past the comment, CDATA section or processing instruction that starts at `at`; 0 if
+// none starts there; npos if it never closes, or for a DTD or other declaration ("<!" otherwise).
+size_t SkipMarkup(std::string_view xml, size_t at);
+
+// The offset just past the '>' that ends the tag whose bytes continue at `from` (quoted attribute values
+// may hold '>'), npos if it never closes.
+size_t XmlTagEnd(std::string_view xml, size_t from);
+
 }  // namespace lather

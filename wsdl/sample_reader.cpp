@@ -430,6 +430,11 @@ bool Reader::SkipPi(const char* at, const char** next) {
   if (target == 3 && (rest[0] | 0x20) == 'x' && (rest[1] | 0x20) == 'm' && (rest[2] | 0x20) == 'l') {
     return Malformed("an XML declaration that is not at the start of the document", at);
   }
+  if (limits_.refuse_processing_instructions) {
+    return Malformed("a processing instruction: a SOAP message must not contain any (SOAP 1.1 section 3, WS-I BP 1.1 "
+                     "R1009, SOAP 1.2 part 1 section 5)",
+                     at);
+  }
   size_t extra = 0;
   if (!CheckChars(rest.data(), rest.data() + close, &extra, false)) return false;
   *next = rest.data() + close + 2;

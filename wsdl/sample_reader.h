@@ -40,6 +40,9 @@ struct SampleReadLimits {
   size_t max_depth = 500;         // element levels allowed, counted from the wrapper (level 1)
   size_t max_occurs = 100000;     // most `sample` or `item` elements in one list
   size_t max_string = 1 << 20;    // longest string value in characters (code points); 0: no limit
+  // Refuse processing instructions (kMalformed) instead of skipping them: a service receiving a SOAP
+  // message does (SOAP 1.1 section 3, WS-I BP 1.1 R1009); a client reading a response need not.
+  bool refuse_processing_instructions = false;
 };
 
 enum class SampleReadProblem {

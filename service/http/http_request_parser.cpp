@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "service/http/host_syntax.h"
+
 namespace lather {
 namespace {
 
@@ -45,6 +47,19 @@ bool ParseDecimal(std::string_view s, uint64_t* out) {
   return true;
 }
 
+// Calls visit(member) for each non-empty member of a comma-separated header value, blanks trimmed
+// (RFC 9110 5.6.1: empty members are ignored).
+template <typename Visit>
+void ForEachListMember(std::string_view value, Visit visit) {
+  while (!value.empty()) {
+    const size_t comma = value.find(',');
+    const std::string_view member = Trim(value.substr(0, comma));
+    if (!member.empty()) visit(member);
+    if (comma == std::string_view::npos) break;
+    value.remove_prefix(comma + 1);
+  }
+}
+
 // True if the comma-separated header value lists `token` (case-insensitive).
 bool ListContains(std::string_view value, std::string_view token) {
   while (!value.empty()) {
@@ -65,6 +80,9 @@ void HttpRequestParser::Reset() {
   has_content_length_ = chunked_ = false;
   header_count_ = 0;
   host_count_ = 0;
+  transfer_encoding_.seen = transfer_encoding_.last_is_chunked = false;
+  transfer_encoding_.chunked = 0;
+  transfer_encoding_.other.clear();
   error_status_ = 0;
   error_reason_.clear();
   method_.clear();
@@ -89,12 +107,16 @@ HttpRequestParser::Result HttpRequestParser::Fail(int status, std::string reason
 
 HttpRequestParser::Result HttpRequestParser::Parse(std::string_view buffer) {
   if (state_ == State::kHead) {
-    const size_t from = scan_from_ > 3 ? scan_from_ - 3 : 0;
+    // RFC 9112 2.2: a server SHOULD ignore at least one empty line before the request line (some
+    // clients send CRLF after a POST body). Any number is skipped; they count against the head's limit.
+    size_t start = 0;
+    while (buffer.size() - start >= 2 && buffer[start] == '\r' && buffer[start + 1] == '\n') start += 2;
+    const size_t from = std::max(start, scan_from_ > 3 ? scan_from_ - 3 : 0);
     const size_t end = buffer.find("\r\n\r\n", from);
     if (end == std::string_view::npos) {
       scan_from_ = buffer.size();
-      const size_t line_end = buffer.find("\r\n");
-      if (line_end == std::string_view::npos && buffer.size() > limits_.max_request_line) {
+      const size_t line_end = buffer.find("\r\n", start);
+      if (line_end == std::string_view::npos && buffer.size() - start > limits_.max_request_line) {
         return Fail(414, "request line longer than " + std::to_string(limits_.max_request_line) +
                              " bytes");
       }
@@ -108,7 +130,7 @@ HttpRequestParser::Result HttpRequestParser::Parse(std::string_view buffer) {
       return Fail(431, "request headers longer than " + std::to_string(limits_.max_header_bytes) +
                            " bytes");
     }
-    Result r = ParseHead(buffer.substr(0, end + 2));
+    Result r = ParseHead(buffer.substr(start, end + 2 - start));
     if (r != Result::kNeedMore) return r;
     body_start_ = end + 4;
     pos_ = body_start_;
@@ -149,7 +171,10 @@ HttpRequestParser::Result HttpRequestParser::ParseHead(std::string_view head) {
       const size_t slash = rest.find_first_of("/?");
       authority = rest.substr(0, slash);
       path_target = slash == std::string_view::npos ? std::string_view("/") : rest.substr(slash);
-      if (authority.empty()) return Fail(400, "malformed request target");
+      // RFC 9110 4.2.1: an http URI with an empty host MUST be rejected; 4.2.4: userinfo is an error.
+      if (!IsValidHostValue(authority) || HostWithoutPort(authority).empty()) {
+        return Fail(400, "the request target's authority is not a valid host[:port] (RFC 9110 section 4.2)");
+      }
     }
   }
   if (path_target.empty() || (path_target[0] != '/' && path_target != "*")) {
@@ -161,6 +186,9 @@ HttpRequestParser::Result HttpRequestParser::ParseHead(std::string_view head) {
   } else if (version != "HTTP/1.1") {
     return Fail(version.substr(0, 5) == "HTTP/" ? 505 : 400, "unsupported protocol version");
   }
+  if (path_target == "*" && method != "OPTIONS") {
+    return Fail(400, "the request target * is only for OPTIONS (RFC 9112 section 3.2.4)");
+  }
   method_.assign(method);
   if (path_target.size() > 0 && path_target[0] == '?') {  // "http://host?q": the path is "/"
     target_.assign("/").append(path_target);
@@ -170,6 +198,7 @@ HttpRequestParser::Result HttpRequestParser::ParseHead(std::string_view head) {
 
   bool keep_alive_token = false;
   bool close_token = false;
+  std::string unmet_expectation;  // the first Expect member other than 100-continue
   std::string_view rest = head.substr(line_end + 2);
   while (!rest.empty()) {
     const size_t eol = rest.find("\r\n");
@@ -204,10 +233,14 @@ HttpRequestParser::Result HttpRequestParser::ParseHead(std::string_view head) {
       has_content_length_ = true;
       content_length_ = length;
     } else if (EqualsIgnoreCase(name, "transfer-encoding")) {
-      if (chunked_ || !EqualsIgnoreCase(value, "chunked")) {
-        return Fail(chunked_ ? 400 : 501, "unsupported Transfer-Encoding '" + std::string(value) + "'");
-      }
-      chunked_ = true;
+      // Judged once the head is read (FrameByTransferEncoding): the list spans every line.
+      transfer_encoding_.seen = true;
+      ForEachListMember(value, [this](std::string_view coding) {
+        const bool chunked = EqualsIgnoreCase(coding, "chunked");
+        if (chunked) ++transfer_encoding_.chunked;
+        if (!chunked && transfer_encoding_.other.empty()) transfer_encoding_.other.assign(coding.substr(0, 64));
+        transfer_encoding_.last_is_chunked = chunked;
+      });
     } else if (EqualsIgnoreCase(name, "content-type")) {
       content_type_.assign(value);
     } else if (EqualsIgnoreCase(name, "content-encoding")) {
@@ -221,6 +254,9 @@ HttpRequestParser::Result HttpRequestParser::ParseHead(std::string_view head) {
       request_.has_soap_action = true;
     } else if (EqualsIgnoreCase(name, "host")) {
       if (++host_count_ > 1) return Fail(400, "more than one Host header (RFC 9112 section 3.2)");
+      if (!IsValidHostValue(value)) {
+        return Fail(400, "the Host header is not a valid host[:port] (RFC 9112 section 3.2, RFC 9110 section 7.2)");
+      }
       host_.assign(value);
     } else if (EqualsIgnoreCase(name, "authorization")) {
       authorization_.assign(value);
@@ -234,7 +270,13 @@ HttpRequestParser::Result HttpRequestParser::ParseHead(std::string_view head) {
       keep_alive_token = keep_alive_token || ListContains(value, "keep-alive");
       close_token = close_token || ListContains(value, "close");
     } else if (EqualsIgnoreCase(name, "expect")) {
-      request_.expect_continue = EqualsIgnoreCase(value, "100-continue");
+      ForEachListMember(value, [this, &unmet_expectation](std::string_view expectation) {
+        if (EqualsIgnoreCase(expectation, "100-continue")) {
+          request_.expect_continue = true;
+        } else if (unmet_expectation.empty()) {
+          unmet_expectation.assign(expectation.substr(0, 64));
+        }
+      });
     }
   }
   if (host_count_ == 0 && !request_.http10) {
@@ -242,8 +284,18 @@ HttpRequestParser::Result HttpRequestParser::ParseHead(std::string_view head) {
   }
   if (close_token) request_.keep_alive = false;
   if (keep_alive_token && !close_token) request_.keep_alive = true;
-  if (chunked_ && has_content_length_) {
+  if (transfer_encoding_.seen && has_content_length_) {
     return Fail(400, "both Content-Length and Transfer-Encoding: request smuggling refused");
+  }
+  if (transfer_encoding_.seen) {
+    if (Result r = FrameByTransferEncoding(); r == Result::kError) return r;
+  }
+  // RFC 9110 10.1.1: a 100-continue expectation in an HTTP/1.0 request MUST be ignored; an expectation
+  // the server cannot meet MAY be answered 417 (rather than processed as if met).
+  if (request_.http10) request_.expect_continue = false;
+  if (!unmet_expectation.empty()) {
+    return Fail(417, "the expectation '" + unmet_expectation +
+                         "' cannot be met: only 100-continue is supported (RFC 9110 section 10.1.1)");
   }
   if (has_content_length_ && content_length_ > limits_.max_body_bytes) {
     return Fail(413, "message of " + std::to_string(content_length_) + " bytes exceeds the limit of " +
@@ -266,6 +318,22 @@ HttpRequestParser::Result HttpRequestParser::ParseHead(std::string_view head) {
   request_.authorization = authorization_;
   request_.fault = fault_;
   return Result::kNeedMore;  // head done; the body follows
+}
+
+HttpRequestParser::Result HttpRequestParser::FrameByTransferEncoding() {
+  const TransferCodings& te = transfer_encoding_;
+  // RFC 9112 6.1: an HTTP/1.0 message with Transfer-Encoding MUST be treated as faulty framing.
+  if (request_.http10) return Fail(400, "Transfer-Encoding in an HTTP/1.0 request (RFC 9112 section 6.1)");
+  // 6.3: chunked not the final coding: the length cannot be determined; the server MUST answer 400.
+  if (!te.last_is_chunked) {
+    return Fail(400, "Transfer-Encoding does not end with chunked, so the body's length is unknown (RFC 9112 section 6.3)");
+  }
+  // 7: chunked MUST NOT be applied more than once.
+  if (te.chunked > 1) return Fail(400, "Transfer-Encoding names chunked more than once");
+  // 6.1: a transfer coding the server does not understand SHOULD be 501.
+  if (!te.other.empty()) return Fail(501, "unsupported Transfer-Encoding '" + te.other + "' (only chunked is)");
+  chunked_ = true;
+  return Result::kNeedMore;
 }
 
 HttpRequestParser::Result HttpRequestParser::ParseChunked(std::string_view buffer) {

@@ -2,7 +2,9 @@
 // It reads the request line and headers, frames the body (Content-Length or chunked) within
 // HttpLimits, and rejects bad framing with the status the contract names (400, 411, 413, 414, 431, 501),
 // and what RFC 9112 and RFC 9110 say a server must reject: an HTTP/1.1 request without exactly one Host
-// header, a NUL in a header value.
+// header, a Host that is not host[:port], a NUL in a header value, Transfer-Encoding not ending in
+// chunked (or in HTTP/1.0), the asterisk-form with a method other than OPTIONS; an expectation other
+// than 100-continue is 417. Empty lines before the request line are skipped (RFC 9112 2.2).
 // The caller keeps all unconsumed bytes in one buffer starting at the request and calls Parse()
 // each time bytes arrive. One parser per connection; not thread-safe. Reused across requests so
 // its strings keep their capacity (no allocation per request once warm).
@@ -75,6 +77,8 @@ class HttpRequestParser {
   Result Fail(int status, std::string reason);
   Result ParseHead(std::string_view head);
   Result ParseHeader(std::string_view line);
+  // Sets chunked_ from the Transfer-Encoding lists read, or fails (400, or 501 for a coding we lack).
+  Result FrameByTransferEncoding();
   Result ParseChunked(std::string_view buffer);
 
   const HttpLimits& limits_;
@@ -88,6 +92,13 @@ class HttpRequestParser {
   bool chunked_ = false;
   size_t header_count_ = 0;
   int host_count_ = 0;      // Host header lines seen
+  struct TransferCodings {  // what the Transfer-Encoding lines named, in order
+    bool seen = false;
+    int chunked = 0;              // times "chunked" was named
+    bool last_is_chunked = false;
+    std::string other;            // the first other coding, if any
+  };
+  TransferCodings transfer_encoding_;
   size_t consumed_ = 0;
   int error_status_ = 0;
   std::string error_reason_;

@@ -77,4 +77,15 @@ void AppendVersionMismatchFault(std::string_view reason, std::string* out) {
   out->append("</faultstring></SOAP-ENV:Fault></SOAP-ENV:Body></SOAP-ENV:Envelope>\n");
 }
 
+void AppendVersionMismatchFault12(std::string_view reason, std::string* out) {
+  out->append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+              "<env:Envelope xmlns:env=\"http://www.w3.org/2003/05/soap-envelope\"><env:Header><env:Upgrade>"
+              "<env:SupportedEnvelope qname=\"env12:Envelope\" xmlns:env12=\"http://www.w3.org/2003/05/soap-envelope\"/>"
+              "<env:SupportedEnvelope qname=\"env11:Envelope\" xmlns:env11=\"http://schemas.xmlsoap.org/soap/envelope/\"/>"
+              "</env:Upgrade></env:Header><env:Body><env:Fault><env:Code><env:Value>env:VersionMismatch</env:Value>"
+              "</env:Code><env:Reason><env:Text xml:lang=\"en\">");
+  AppendXmlEscaped(reason, out);
+  out->append("</env:Text></env:Reason></env:Fault></env:Body></env:Envelope>\n");
+}
+
 }  // namespace lather

@@ -27,6 +27,11 @@ void AppendNotUnderstoodFault(std::string_view local_name, std::string_view ns, 
 // this service supports (SOAP 1.2 part 1, 5.4.7).
 void AppendVersionMismatchFault(std::string_view reason, std::string* out);
 
+// Appends a SOAP 1.2 env:VersionMismatch fault with `reason` and an env:Upgrade header block naming the
+// envelopes this service supports, SOAP 1.2's first (SOAP 1.2 part 1, 5.4.7: a node that generates a
+// VersionMismatch fault SHOULD provide it).
+void AppendVersionMismatchFault12(std::string_view reason, std::string* out);
+
 // Appends `text` with &, <, >, " escaped.
 void AppendXmlEscaped(std::string_view text, std::string* out);
 

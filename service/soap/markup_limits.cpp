@@ -155,6 +155,16 @@ std::string_view ReferenceIn(std::string_view tag) {
   }
 }
 
+// True if the "<?" at `open` in `body` is the XML declaration: "<?xml" and white space, after nothing but
+// white space and a UTF-8 BOM.
+bool IsXmlDeclaration(std::string_view body, size_t open) {
+  const std::string_view rest = body.substr(open);
+  if (rest.size() < 6 || rest.substr(0, 5) != "<?xml" || !IsXmlSpace(rest[5])) return false;
+  size_t p = body.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;
+  while (p < open && IsXmlSpace(body[p])) ++p;
+  return p == open;
+}
+
 }  // namespace
 
 std::string_view CharacterProblem(std::string_view body) {
@@ -224,7 +234,7 @@ std::string_view CharacterProblem(std::string_view body) {
   return {};
 }
 
-MarkupCounts CountMarkup(std::string_view body, size_t attribute_limit, size_t name_limit) {
+MarkupCounts CountMarkup(std::string_view body, size_t attribute_limit, size_t name_limit, bool document_start) {
   MarkupCounts counts;
   const char* p = body.data();
   const char* const end = body.data() + body.size();
@@ -237,6 +247,10 @@ MarkupCounts CountMarkup(std::string_view body, size_t attribute_limit, size_t n
       if (close == std::string_view::npos) break;
       p = open + close + 3;
       continue;
+    }
+    if (rest.size() > 1 && rest[1] == '?' && counts.processing_instruction.empty() &&
+        !(document_start && IsXmlDeclaration(body, static_cast<size_t>(open - body.data())))) {
+      counts.processing_instruction = rest.substr(0, std::min<size_t>(32, rest.find("?>")));
     }
     // One pass over the tag, up to the first '>' (quoted or not) or the end: '=' outside quotes ends
     // an attribute name, quoted values are skipped, a name is a run of bytes between separators.

@@ -33,12 +33,19 @@ struct MarkupCounts {
   // multi-reference: SOAP 1.1 href, SOAP 1.2 enc:ref, gSOAP's SOAP_XML_GRAPH ref), or empty. Only
   // start tags that have attributes are looked at, so this costs nothing on attribute-free elements.
   std::string_view reference;
+  // The first processing instruction ("<?target ..."), up to 32 bytes of it, or empty. With
+  // `document_start`, an XML declaration ("<?xml" and white space) with nothing but white space (and a
+  // UTF-8 BOM) before it is not one. SOAP 1.1 section 3 and WS-I BP 1.1 R1009: a message MUST NOT hold
+  // any; SOAP 1.2 part 1 section 5: a receiver SHOULD answer one with an env:Sender fault.
+  std::string_view processing_instruction;
 };
 
 // Counts the attributes of every tag of `body` and measures every element and attribute name (a
 // run of bytes in a tag outside quotes up to a space, '=', '/' or '>'); stops (and returns) as soon
 // as one tag has more than `attribute_limit` attributes or one name is longer than `name_limit`.
-MarkupCounts CountMarkup(std::string_view body, size_t attribute_limit, size_t name_limit);
+// `document_start`: `body` starts where the message does (its XML declaration is allowed).
+MarkupCounts CountMarkup(std::string_view body, size_t attribute_limit, size_t name_limit,
+                         bool document_start = true);
 
 // The most attributes ('=' signs in a start tag) found on any one element of `body`; stops counting
 // (and returns) as soon as one element exceeds `limit`.

@@ -36,6 +36,7 @@ void SoapEngine::ServeEcho(size_t at) {
   limits.max_depth = soap_->maxlevel > soap_->level ? soap_->maxlevel - soap_->level : 0;
   limits.max_occurs = soap_->maxoccurs;
   limits.max_string = max_string_;
+  limits.refuse_processing_instructions = true;
   const SampleReadResult read = ReadSampleWrapper(call_->body, at, "EchoDataSamples", scope_, limits, &samples_);
   if (!read.ok()) {
     operation_ = 4;

@@ -10,6 +10,7 @@
 #include "common/log.h"
 #include "common/log_limiter.h"
 #include "service/memory/memory_return.h"
+#include "service/soap/envelope_rules.h"
 #include "service/soap/fault_envelope.h"
 #include "service/soap/markup_limits.h"
 #include "service/soap/xml_prolog.h"
@@ -214,6 +215,7 @@ SoapEngine::SoapEngine(Operations* operations, const SoapEngineLimits& limits, b
   soap_->fpoll = [](struct soap*) { return static_cast<int>(SOAP_OK); };
   soap_->fclose = [](struct soap*) { return static_cast<int>(SOAP_OK); };
   soap_->fignore = &SoapEngine::Ignore;
+  soap_->fpreparefinalrecv = &SoapEngine::AfterEnvelope;
   // Header blocks with this SOAP 1.2 role (or no role, or "next") are addressed to the service.
   soap_->actor = "http://www.w3.org/2003/05/soap-envelope/role/ultimateReceiver";
   soap_->maxlevel = static_cast<unsigned short>(std::clamp(limits.max_xml_depth, 1, kMaxXmlDepth));
@@ -284,6 +286,7 @@ SoapOutcome SoapEngine::Serve(const SoapCall& call, std::string* response_body) 
   call_ = &call;
   envelope_version_ = 0;
   version_mismatch_ = false;
+  unknown_envelope_ = false;
   operation_ = 5;
   deferred_ = false;
   auth_failed_ = false;
@@ -325,7 +328,7 @@ SoapOutcome SoapEngine::Serve(const SoapCall& call, std::string* response_body) 
         // fault (SOAP 1.2 part 1, appendix A), in Finish().
         version_mismatch_ = true;
         soap_->error = SOAP_VERSIONMISMATCH;
-      } else if (CheckUnprocessedSecurity() == SOAP_OK) {
+      } else if (!RefuseEncodingStyle(body_content) && CheckUnprocessedSecurity() == SOAP_OK) {
         if (body_content == std::string_view::npos) {
           handler_->dispatch();
         } else if (ReadPosition() == body_content && NextElementIs(call.body, body_content, "EchoDataSamples", scope_)) {
@@ -359,11 +362,23 @@ bool SoapEngine::PreScan(std::string_view part) {
   if (const std::string_view problem = CharacterProblem(part); !problem.empty()) {
     return refuse(("the request holds " + std::string(problem)).c_str());
   }
-  const MarkupCounts markup = CountMarkup(part, kMaxAttributesPerElement, kMaxNameBytes);
+  const MarkupCounts markup =
+      CountMarkup(part, kMaxAttributesPerElement, kMaxNameBytes, part.data() == call_->body.data());
   if (markup.most_attributes > kMaxAttributesPerElement) {
     return refuse("an element has more than 256 attributes or namespace declarations");
   }
   if (markup.longest_name > kMaxNameBytes) return refuse("an element or attribute name is longer than 1000 bytes");
+  if (!markup.processing_instruction.empty()) {
+    std::string target;  // its target, as printable ASCII
+    for (const char c : markup.processing_instruction.substr(2)) {
+      if (c <= ' ' || c >= 127) break;
+      target.push_back(c);
+    }
+    return refuse(("the request holds a processing instruction (<?" + target +
+                   " ...?>): a SOAP message must not contain any (SOAP 1.1 section 3, WS-I BP 1.1 R1009, SOAP 1.2 "
+                   "part 1 section 5)")
+                      .c_str());
+  }
   if (!markup.reference.empty()) {
     // The gSOAP runtime is built WITH_NOIDREF (wsdl/CMakeLists.txt, docs/contract.md): without this
     // check a reference reads as an empty element and fails with a misleading occurrence fault. Only
@@ -398,6 +413,7 @@ void SoapEngine::RefuseNonEnvelope(std::string_view root_name) {
   const std::string_view local = colon == std::string_view::npos ? root_name : root_name.substr(colon + 1);
   if (local == "Envelope") {
     soap_->error = SOAP_VERSIONMISMATCH;  // an Envelope in a namespace that is neither 1.1 nor 1.2
+    unknown_envelope_ = true;
     return;
   }
   std::string reason = root_name.empty()
@@ -423,7 +439,19 @@ SoapOutcome SoapEngine::Finish() {
                                  " characters, the service's limit (--max-string)";
       soap_sender_fault(soap_, soap_strdup(soap_, reason.c_str()), nullptr);
     }
-    if (version_mismatch_) {
+    ExplainBodyShape();
+    if (unknown_envelope_) {
+      // SOAP 1.1 4.4.1 / SOAP 1.2 part 1 5.4.7: VersionMismatch, in the binding's version, with an Upgrade
+      // header block naming the envelopes supported (SOAP 1.1 has none of its own: appendix A's).
+      constexpr const char* kReason = "the Envelope is in neither the SOAP 1.1 namespace "
+                                      "(http://schemas.xmlsoap.org/soap/envelope/) nor the SOAP 1.2 namespace "
+                                      "(http://www.w3.org/2003/05/soap-envelope)";
+      if (version == 2) {
+        AppendVersionMismatchFault12(kReason, out_);
+      } else {
+        AppendVersionMismatchFault(kReason, out_);
+      }
+    } else if (version_mismatch_) {
       soap_set_version(soap_, 1);
       AppendVersionMismatchFault(envelope_version_ == 2
                                      ? "a SOAP 1.2 envelope was sent with Content-Type text/xml, the SOAP 1.1 binding: "
@@ -444,7 +472,7 @@ SoapOutcome SoapEngine::Finish() {
     }
     outcome.http_status = 500;
     const char** code = soap_faultcode(soap_);
-    outcome.sender_fault = !version_mismatch_ && code != nullptr && *code != nullptr &&
+    outcome.sender_fault = !version_mismatch_ && !unknown_envelope_ && code != nullptr && *code != nullptr &&
                            (std::strstr(*code, "Sender") != nullptr || std::strstr(*code, "Client") != nullptr);
     if (soap_->version == 2 && outcome.sender_fault) outcome.http_status = 400;
     if (store_unavailable_) {

@@ -90,6 +90,14 @@ class SoapEngine {
   // gSOAP's fignore: a header block addressed to us with mustUnderstand is refused (and recorded for
   // the SOAP 1.2 NotUnderstood block); other header blocks are ignored; unknown Body content is refused.
   static int Ignore(struct soap* soap, const char* tag);
+  // gSOAP's fpreparefinalrecv, called by soap_end_recv once the Envelope's end tag is read and before the
+  // operation runs: a Client/Sender fault if anything but comments and white space follows it.
+  static int AfterEnvelope(struct soap* soap);
+  // Sets the fault for an encodingStyle the envelope rules refuse (envelope_rules.h); false if none.
+  bool RefuseEncodingStyle(size_t body_content);
+  // Replaces gSOAP's reason for a missing Body, a Body that holds no operation element or more than one,
+  // or an element after it, with one that says so (WS-I BP 1.1 R1011, R1014, R2712).
+  void ExplainBodyShape();
   // Reads the text of a wsa:MessageID header block whose start tag gSOAP has just read (from Ignore);
   // a Client/Sender fault for a second one.
   int ReadMessageId();
@@ -156,6 +164,7 @@ class SoapEngine {
   const SoapCall* call_ = nullptr;
   int envelope_version_ = 0;  // 1 or 2 once gSOAP has read the Envelope, else 0
   bool version_mismatch_ = false;  // the envelope is of the other SOAP version than the Content-Type
+  bool unknown_envelope_ = false;  // an Envelope in neither SOAP namespace
   size_t operation_ = 5;      // the operation the Body named (index in kMetricOperations)
   size_t read_offset_ = 0;
   std::string not_understood_local_, not_understood_ns_;  // the header block refused, if any

@@ -435,7 +435,9 @@ TEST_CASE("HTTP abuse end to end: long lines, many headers, smuggling, garbage m
       {"negative Content-Length", "POST /soap HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml\r\nContent-Length: -5\r\n\r\n" + body, 400},
       {"non-numeric Content-Length", "POST /soap HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml\r\nContent-Length: 5x\r\n\r\n" + body, 400},
       {"an obfuscated Transfer-Encoding", "POST /soap HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: x\r\n\r\n", 400},
-      {"Transfer-Encoding: gzip", "POST /soap HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml\r\nTransfer-Encoding: gzip\r\n\r\n", 501},
+      // RFC 9112 6.3: without chunked last the body's length is unknown (400); 6.1: a coding we lack before it, 501.
+      {"Transfer-Encoding: gzip", "POST /soap HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml\r\nTransfer-Encoding: gzip\r\n\r\n", 400},
+      {"Transfer-Encoding: gzip, chunked", "POST /soap HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml\r\nTransfer-Encoding: gzip, chunked\r\n\r\n", 501},
   };
   for (const Case& c : cases) {
     INFO(c.name);

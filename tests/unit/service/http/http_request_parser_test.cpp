@@ -85,7 +85,9 @@ TEST_CASE("bad framing is rejected with the contract's status", "[service][http]
       {"negative Content-Length", "POST /soap HTTP/1.1\r\nHost: h\r\nContent-Length: -4\r\n\r\n", 400},
       {"non-numeric Content-Length", "POST /soap HTTP/1.1\r\nHost: h\r\nContent-Length: 4x\r\n\r\n", 400},
       {"huge Content-Length", "POST /soap HTTP/1.1\r\nHost: h\r\nContent-Length: 3000000000\r\n\r\nabcd", 413},
-      {"unknown transfer coding", "POST /soap HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: gzip\r\n\r\n", 501},
+      // RFC 9112 6.3: chunked not the final coding: the length is unknown, 400; 6.1: a coding we lack before it, 501.
+      {"transfer coding without chunked", "POST /soap HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: gzip\r\n\r\n", 400},
+      {"unknown transfer coding", "POST /soap HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: gzip, chunked\r\n\r\n", 501},
       {"obfuscated transfer coding", "POST /soap HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: x\r\n\r\n", 400},
       {"20 hex digit chunk size", "POST /soap HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\nFFFFFFFFFFFFFFFFFFFF\r\n", 400},
       {"non-hex chunk size", "POST /soap HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", 400},
@@ -168,4 +170,117 @@ TEST_CASE("an HTTP/1.1 request needs exactly one Host header, and no header valu
   }
   lather::HttpRequestParser old(limits);
   CHECK(old.Parse("GET /healthz HTTP/1.0\r\n\r\n") == Result::kComplete);  // HTTP/1.0 may omit Host
+}
+
+TEST_CASE("a Host that is not host[:port] is 400 but an empty one is accepted", "[http][conformance]") {
+  lather::HttpLimits limits;
+  for (const char* host : {"a b", "user@example.com", "example.com:80:80", "example.com:8o", "[::1", "[not-v6]:80",
+                           "a/b", "\"quoted\""}) {
+    INFO(host);
+    lather::HttpRequestParser parser(limits);
+    CHECK(parser.Parse(std::string("GET /healthz HTTP/1.1\r\nHost: ") + host + "\r\n\r\n") == Result::kError);
+    CHECK(parser.error_status() == 400);
+    CHECK(parser.error_reason().find("not a valid host[:port]") != std::string::npos);
+  }
+  // RFC 9112 3.2: "any request message": HTTP/1.0 too.
+  lather::HttpRequestParser old(limits);
+  CHECK(old.Parse("GET /healthz HTTP/1.0\r\nHost: a b\r\n\r\n") == Result::kError);
+  for (const char* host : {"", "example.com", "127.0.0.1:8080", "[::1]:8080", "xn--bcher-kva.example:"}) {
+    INFO(host);
+    lather::HttpRequestParser parser(limits);
+    REQUIRE(parser.Parse(std::string("GET /healthz HTTP/1.1\r\nHost: ") + host + "\r\n\r\n") == Result::kComplete);
+    CHECK(parser.request().host == host);
+  }
+  // The absolute-form's authority: RFC 9110 4.2.1 (an empty host MUST be rejected), 4.2.4 (userinfo).
+  for (const char* target : {"http://:80/soap", "http://user@lather.example/soap", "http://a b/soap"}) {
+    INFO(target);
+    lather::HttpRequestParser parser(limits);
+    CHECK(parser.Parse(std::string("GET ") + target + " HTTP/1.1\r\nHost: h\r\n\r\n") == Result::kError);
+    CHECK(parser.error_status() == 400);
+  }
+}
+
+TEST_CASE("empty lines before a request line are skipped", "[http][conformance]") {
+  lather::HttpLimits limits;
+  lather::HttpRequestParser parser(limits);
+  // RFC 9112 2.2: a server SHOULD ignore at least one empty line before the request line (a client's
+  // CRLF after a POST body, read as the start of the next request).
+  const std::string bytes = "\r\n\r\nPOST /soap HTTP/1.1\r\nHost: h\r\nContent-Length: 2\r\n\r\nokX";
+  REQUIRE(parser.Parse(bytes) == Result::kComplete);
+  CHECK(parser.request().method == "POST");
+  CHECK(parser.request().body == "ok");
+  CHECK(parser.consumed() == bytes.size() - 1);
+  // Only CRLFs are skipped, and no more than the head's limit allows.
+  lather::HttpRequestParser flood(limits);
+  std::string lines;
+  for (size_t i = 0; i < limits.max_header_bytes / 2 + 1; ++i) lines += "\r\n";
+  CHECK(flood.Parse(lines) == Result::kError);
+  CHECK(flood.error_status() == 431);
+}
+
+TEST_CASE("Transfer-Encoding in an HTTP/1.0 request is bad framing", "[http][conformance]") {
+  lather::HttpLimits limits;
+  lather::HttpRequestParser parser(limits);
+  // RFC 9112 6.1: the recipient MUST treat it as faulty framing.
+  CHECK(parser.Parse("POST /soap HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n") == Result::kError);
+  CHECK(parser.error_status() == 400);
+  CHECK(parser.error_reason().find("HTTP/1.0") != std::string::npos);
+  lather::HttpRequestParser twice(limits);
+  CHECK(twice.Parse("POST /soap HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked, chunked\r\n\r\n") == Result::kError);
+  CHECK(twice.error_status() == 400);
+  lather::HttpRequestParser lines(limits);  // one list over two lines, chunked last: fine
+  REQUIRE(lines.Parse("POST /soap HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: \r\nTransfer-Encoding: Chunked\r\n\r\n"
+                      "2\r\nok\r\n0\r\n\r\n") == Result::kComplete);
+  CHECK(lines.request().body == "ok");
+}
+
+TEST_CASE("an expectation other than 100-continue is 417 and HTTP/1.0 ignores 100-continue", "[http][conformance]") {
+  lather::HttpLimits limits;
+  for (const char* expect : {"fly", "100-continue, fly", "100-continue=1"}) {
+    INFO(expect);
+    lather::HttpRequestParser parser(limits);
+    CHECK(parser.Parse(std::string("POST /soap HTTP/1.1\r\nHost: h\r\nExpect: ") + expect +
+                       "\r\nContent-Length: 2\r\n\r\n") == Result::kError);
+    CHECK(parser.error_status() == 417);
+  }
+  lather::HttpRequestParser ok(limits);
+  REQUIRE(ok.Parse("POST /soap HTTP/1.1\r\nHost: h\r\nExpect: 100-Continue\r\nContent-Length: 2\r\n\r\n") ==
+          Result::kNeedMore);
+  CHECK(ok.head_complete());
+  CHECK(ok.request().expect_continue);
+  // RFC 9110 10.1.1: a 100-continue expectation in an HTTP/1.0 request MUST be ignored.
+  lather::HttpRequestParser old(limits);
+  REQUIRE(old.Parse("POST /soap HTTP/1.0\r\nExpect: 100-continue\r\nContent-Length: 2\r\n\r\n") == Result::kNeedMore);
+  CHECK_FALSE(old.request().expect_continue);
+}
+
+TEST_CASE("the asterisk-form is only for OPTIONS", "[http][conformance]") {
+  lather::HttpLimits limits;
+  lather::HttpRequestParser options(limits);
+  REQUIRE(options.Parse("OPTIONS * HTTP/1.1\r\nHost: h\r\n\r\n") == Result::kComplete);
+  CHECK(options.request().path == "*");
+  lather::HttpRequestParser get(limits);
+  CHECK(get.Parse("GET * HTTP/1.1\r\nHost: h\r\n\r\n") == Result::kError);
+  CHECK(get.error_status() == 400);
+  // HTTP/2's connection preface reads as PRI * HTTP/2.0: the version decides (505).
+  lather::HttpRequestParser preface(limits);
+  CHECK(preface.Parse("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n") == Result::kError);
+  CHECK(preface.error_status() == 505);
+}
+
+TEST_CASE("Connection options other than close and keep-alive are ignored and close wins in any case",
+          "[http][conformance]") {
+  lather::HttpLimits limits;
+  lather::HttpRequestParser upgrade(limits);
+  REQUIRE(upgrade.Parse("GET /healthz HTTP/1.1\r\nHost: h\r\nConnection: Upgrade, HTTP2-Settings, TE\r\n"
+                        "Upgrade: h2c\r\nHTTP2-Settings: AAMAAABkAAQCAAAAAAIAAAAA\r\nTE: trailers\r\n\r\n") ==
+          Result::kComplete);
+  CHECK(upgrade.request().keep_alive);
+  lather::HttpRequestParser close(limits);
+  REQUIRE(close.Parse("GET /healthz HTTP/1.1\r\nHost: h\r\nConnection: x-option\r\nConnection: TE, CLOSE\r\n\r\n") ==
+          Result::kComplete);
+  CHECK_FALSE(close.request().keep_alive);
+  lather::HttpRequestParser both(limits);  // HTTP/1.0: keep-alive asked for, but close also named: close
+  REQUIRE(both.Parse("GET /healthz HTTP/1.0\r\nConnection: Keep-Alive, close\r\n\r\n") == Result::kComplete);
+  CHECK_FALSE(both.request().keep_alive);
 }

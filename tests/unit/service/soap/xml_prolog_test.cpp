@@ -128,3 +128,18 @@ TEST_CASE("MostAttributesPerElement reports the first href or ref attribute, wha
   CHECK(reference("<a><!-- <b href=\"#x\"/> --></a>").empty());
   CHECK(reference("<a><b hrefs=\"x\" xref=\"y\"/></a>").empty());
 }
+
+TEST_CASE("processing instructions are found but the XML declaration at the start is not one", "[service][xml][limits]") {
+  using lather::CountMarkup;
+  const auto found = [](const std::string& xml, bool document_start = true) {
+    return std::string(CountMarkup(xml, 256, 1000, document_start).processing_instruction);
+  };
+  CHECK(found("<?xml version=\"1.0\"?><e/>").empty());
+  CHECK(found("\xEF\xBB\xBF\n <?xml version=\"1.0\"?><e/>").empty());  // BOM and white space before it
+  CHECK(found("<?xml-stylesheet href=\"a\"?><e/>") == "<?xml-stylesheet href=\"a\"");
+  CHECK(found("<?xml version=\"1.0\"?><e><?pi data?></e>") == "<?pi data");
+  CHECK(found("<e/><?xml version=\"1.0\"?>") == "<?xml version=\"1.0\"");  // a declaration later is not one
+  CHECK(found("<?xml version=\"1.0\"?><e/>", false) == "<?xml version=\"1.0\"");  // not the document's start
+  CHECK(found("<e><!-- <?pi?> --><![CDATA[<?pi?>]]></e>").empty());  // in comments and CDATA: text
+  CHECK(found("<e>" + std::string(40, 'x') + "<?" + std::string(100, 'p') + "?></e>").size() == 32);
+}
