@@ -16,7 +16,7 @@ inline constexpr std::array<const char*, 6> kMetricOperations = {"Increment", "H
                                                                  "EchoDataSamples", "none"};
 inline constexpr std::array<const char*, 3> kMetricOutcomes = {"ok", "client_fault", "server_fault"};
 // HTTP statuses with which the service rejects requests before (or instead of) the SOAP engine.
-inline constexpr std::array<int, 13> kRejectionStatuses = {400, 404, 405, 408, 411, 413, 414, 415, 417, 431, 501, 503, 505};
+inline constexpr std::array<int, 14> kRejectionStatuses = {400, 404, 405, 408, 411, 412, 413, 414, 415, 417, 431, 501, 503, 505};
 // Upper bounds (seconds) of the execution-time histogram buckets; +Inf is implied.
 inline constexpr std::array<double, 14> kDurationBuckets = {0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005,
                                                             0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0};

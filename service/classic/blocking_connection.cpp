@@ -69,10 +69,15 @@ void BlockingConnection::Serve() {
     return;
   }
   for (;;) {
+    if (const size_t blank = LeadingEmptyLineBytes(in_.data()); blank > 0 && blank == in_.size()) {
+      in_.Consume(blank);  // a client's CRLF after its request (RFC 9112 2.2): idle, not a request begun
+      parser_.Reset();
+    }
     if (in_.empty()) {
       if (shared_.stopping->load(std::memory_order_relaxed)) break;
       if (tls_) tls_->ReleaseBuffers();  // idle: the session's record buffers are not needed
       if (ReadMore(Clock::now() + options_.idle_timeout, true) != ReadResult::kData) break;
+      continue;  // what arrived may be empty lines only
     }
     if (!ReadRequest()) break;
     router_.Route(parser_.request(), !shared_.stopping->load(std::memory_order_relaxed), SecondsSince(arrival_ns_),

@@ -105,12 +105,38 @@ void RequestRouter::Route(const HttpRequest& request, bool allow_keep_alive, dou
                           HttpResponse* response) {
   response->Clear();
   const bool keep_alive = request.keep_alive && allow_keep_alive;
+  if (request.method == "OPTIONS" && request.path == "*") {
+    // RFC 9110 9.3.7: OPTIONS * asks about the server; the answer names its methods, with no content.
+    AppendResponseHead(200, "text/plain; charset=utf-8", 0, keep_alive, "Allow: GET, HEAD, OPTIONS, POST\r\n",
+                       &response->head);
+    response->close = !keep_alive;
+    return;
+  }
   if (request.path == "/soap") {
+    const bool wsdl = (request.method == "GET" || request.method == "HEAD") && IsWsdlQuery(request.query);
+    // RFC 9110 13.1.1: If-Match is true only for a current representation whose entity tag matches; no
+    // representation here has one, so only `*` on the WSDL (which exists) is true: anything else is 412,
+    // before the operation runs (13.2.2: If-Match is evaluated first).
+    if (request.has_if_match && !(wsdl && request.if_match_any)) {
+      return Reject(412, wsdl ? "If-Match names an entity tag the WSDL does not have (it has none)"
+                              : "If-Match is false: /soap has no current representation to match (RFC 9110 section "
+                                "13.1.1), so the operation was not run",
+                    request.content_type, "", response);
+    }
+    if (wsdl && request.if_none_match_any) {
+      // 13.1.2: If-None-Match: * is false when a representation exists: GET and HEAD answer 304 (no content;
+      // no Content-Length, which would have to be the WSDL's).
+      response->head.append("HTTP/1.1 304 Not Modified\r\n").append(DateHeaderLine()).append("Server: lather\r\n");
+      if (!keep_alive) response->head.append("Connection: close\r\n");
+      response->head.append("\r\n");
+      response->close = !keep_alive;
+      return;
+    }
     if (request.method == "POST") {
       if (fault_injection_ && !request.fault.empty()) InjectFault(request.fault);
       return ServeSoap(request, keep_alive, waited_seconds, response);
     }
-    if ((request.method == "GET" || request.method == "HEAD") && IsWsdlQuery(request.query)) {
+    if (wsdl) {
       const std::string_view host = request.host.empty() ? std::string_view(local_address_) : request.host;
       // Behind a TLS-terminating proxy (X-Forwarded-Proto: https) the address clients must use is https.
       const bool https = https_ || (request.forwarded_proto.size() == 5 &&

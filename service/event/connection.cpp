@@ -161,6 +161,10 @@ void Connection::OnReadable(const boost::system::error_code& error) {
 
 void Connection::Process() {
   for (;;) {
+    if (const size_t blank = LeadingEmptyLineBytes(in_.data()); blank > 0 && blank == in_.size()) {
+      in_.Consume(blank);  // a client's CRLF after its request (RFC 9112 2.2): idle, not a request begun
+      parser_.Reset();
+    }
     if (in_.empty()) {
       if (!out_.empty()) return Flush(false);
       if (loop_->stopping()) return DrainOrClose();

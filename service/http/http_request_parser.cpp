@@ -73,6 +73,12 @@ bool ListContains(std::string_view value, std::string_view token) {
 
 }  // namespace
 
+size_t LeadingEmptyLineBytes(std::string_view buffer) {
+  size_t n = 0;
+  while (n < buffer.size() && (buffer[n] == '\r' || buffer[n] == '\n')) ++n;
+  return n;
+}
+
 void HttpRequestParser::Reset() {
   state_ = State::kHead;
   scan_from_ = body_start_ = pos_ = consumed_ = 0;
@@ -262,6 +268,11 @@ HttpRequestParser::Result HttpRequestParser::ParseHead(std::string_view head) {
       authorization_.assign(value);
     } else if (EqualsIgnoreCase(name, "x-forwarded-proto")) {
       forwarded_proto_.assign(Trim(value.substr(0, value.find(','))));
+    } else if (EqualsIgnoreCase(name, "if-match")) {
+      request_.has_if_match = true;
+      request_.if_match_any = request_.if_match_any || Trim(value) == "*";
+    } else if (EqualsIgnoreCase(name, "if-none-match")) {
+      request_.if_none_match_any = request_.if_none_match_any || Trim(value) == "*";
     } else if (EqualsIgnoreCase(name, "x-lather-fault")) {
       fault_.assign(Trim(value));
     } else if (EqualsIgnoreCase(name, "x-forwarded-for")) {

@@ -42,8 +42,17 @@ struct HttpRequest {
   bool http10 = false;        // an HTTP/1.0 request (keep-alive only if asked, and then announced)
   bool expect_continue = false;
   bool body_framed = false;   // Content-Length or chunked was given
+  // Preconditions (RFC 9110 13.1): no resource here has an entity tag, so only their presence and the
+  // wildcard matter.
+  bool has_if_match = false;
+  bool if_match_any = false;       // If-Match: *
+  bool if_none_match_any = false;  // If-None-Match: *
   std::string_view body;
 };
+
+// RFC 9112 2.2: how many bytes at the start of `buffer` are empty lines (CR and LF), which a server
+// ignores before a request line. A connection whose unread bytes are only these is idle, not in a request.
+size_t LeadingEmptyLineBytes(std::string_view buffer);
 
 class HttpRequestParser {
  public:

@@ -38,6 +38,7 @@ std::string_view StatusReason(int status) {
     case 413: return "Payload Too Large";
     case 414: return "URI Too Long";
     case 415: return "Unsupported Media Type";
+    case 412: return "Precondition Failed";
     case 417: return "Expectation Failed";
     case 431: return "Request Header Fields Too Large";
     case 500: return "Internal Server Error";

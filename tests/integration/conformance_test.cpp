@@ -3,8 +3,10 @@
 // its section, sent as raw bytes to the real service. Both engines run them (the classic re-run in CTest).
 #include <catch2/catch.hpp>
 
+#include <chrono>
 #include <cstdio>
 #include <string>
+#include <thread>
 
 #include "tests/integration/raw_http.h"
 #include "tests/integration/service_process.h"
@@ -506,4 +508,69 @@ TEST_CASE("WS-I BP 1.1 R1119 R1127 and SOAP 1.2 part 2 7.1.4: the action is not 
   const RawResponse mismatch = post12("application/soap+xml; action=\"urn:lather:v1#GetCounter\"", "");
   CHECK(mismatch.status == 400);
   CHECK(ElementText(mismatch.body, "Value") == "SOAP-ENV:Sender");
+}
+
+TEST_CASE("RFC 9110 9.3.7: OPTIONS * is answered 200 with the server's methods in Allow and no content",
+          "[integration][conformance]") {
+  ServiceProcess service;
+  lather::test::RawConnection c(service.port());
+  REQUIRE(c.Send("OPTIONS * HTTP/1.1\r\nHost: x\r\n\r\n"));
+  const RawResponse r = c.Receive();
+  CHECK(r.status == 200);
+  CHECK(r.Header("allow") == "GET, HEAD, OPTIONS, POST");
+  CHECK(r.Header("content-length") == "0");
+  CHECK(r.body.empty());
+  // The connection stays usable.
+  REQUIRE(c.Send(Post(kSoap11Type, Envelope(kEnv11), "Host: x\r\n")));
+  CHECK(ElementText(c.Receive().body, "result") == "42");
+}
+
+TEST_CASE("RFC 9110 13.1.1: If-Match on POST /soap is false (no representation): 412 and the operation does not run",
+          "[integration][conformance]") {
+  ServiceProcess service;
+  const std::string inc = Message(kEnv11, "<l:IncCounter><l:name>precondition</l:name></l:IncCounter>");
+  const std::string post = "POST /soap HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml\r\nSOAPAction: "
+                           "\"urn:lather:v1#IncCounter\"\r\nContent-Length: " + std::to_string(inc.size()) + "\r\n";
+  for (const char* condition : {"If-Match: *\r\n", "If-Match: \"v1\", \"v2\"\r\n"}) {
+    const RawResponse r = SendRaw(service.port(), post + condition + "\r\n" + inc);
+    CHECK(r.status == 412);
+    CHECK(Reason(r).find("If-Match") != std::string::npos);
+  }
+  // If-None-Match on POST is true here (nothing matches): the call runs, once.
+  const RawResponse counted = SendRaw(service.port(), post + "If-None-Match: *\r\n\r\n" + inc);
+  CHECK(counted.status == 200);
+  CHECK(ElementText(counted.body, "result") == "1");
+}
+
+TEST_CASE("RFC 9110 13.1.1 and 13.1.2: on GET /soap?wsdl If-Match: * holds, a tag does not (412), "
+          "If-None-Match: * answers 304",
+          "[integration][conformance]") {
+  ServiceProcess service;
+  const std::string get = "GET /soap?wsdl HTTP/1.1\r\nHost: x\r\n";
+  const RawResponse any = SendRaw(service.port(), get + "If-Match: *\r\n\r\n");
+  CHECK(any.status == 200);
+  CHECK(any.body.find("definitions") != std::string::npos);
+  CHECK(SendRaw(service.port(), get + "If-Match: \"abc\"\r\n\r\n").status == 412);
+  lather::test::RawConnection c(service.port());
+  REQUIRE(c.Send(get + "If-None-Match: *\r\n\r\n"));
+  const RawResponse not_modified = c.Receive();
+  CHECK(not_modified.status == 304);
+  CHECK(not_modified.Header("content-length").empty());  // it would have to be the WSDL's length
+  CHECK(!not_modified.Header("date").empty());
+  REQUIRE(c.Send(get + "If-None-Match: \"abc\"\r\n\r\n"));  // no tag matches: the WSDL
+  CHECK(c.Receive().status == 200);
+}
+
+TEST_CASE("RFC 9112 2.2: a CRLF sent after a request leaves the connection idle, not in a request head that times out",
+          "[integration][conformance]") {
+  // A short header deadline and a long idle one: a connection wrongly left "in a head" gets 408 at 200 ms.
+  ServiceProcess service("", {"--header-timeout", "200", "--idle-timeout", "20000"});
+  lather::test::RawConnection c(service.port());
+  REQUIRE(c.Send(Post(kSoap11Type, Envelope(kEnv11), "Host: x\r\n") + "\r\n"));
+  CHECK(ElementText(c.Receive().body, "result") == "42");
+  std::this_thread::sleep_for(std::chrono::milliseconds(600));  // three header deadlines
+  REQUIRE(c.Send(Post(kSoap11Type, Envelope(kEnv11), "Host: x\r\n")));
+  const RawResponse next = c.Receive();
+  CHECK(next.status == 200);  // not a 408 for the CRLF, and the connection was kept
+  CHECK(ElementText(next.body, "result") == "42");
 }
