@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "service/dispatch/fault_injection.h"
+#include "service/http/entity_tag.h"
 #include "service/http/gzip_body.h"
 #include "service/http/http_response.h"
 #include "service/memory/memory_return.h"
@@ -114,39 +115,37 @@ void RequestRouter::Route(const HttpRequest& request, bool allow_keep_alive, dou
   }
   if (request.path == "/soap") {
     const bool wsdl = (request.method == "GET" || request.method == "HEAD") && IsWsdlQuery(request.query);
-    // RFC 9110 13.1.1: If-Match is true only for a current representation whose entity tag matches; no
-    // representation here has one, so only `*` on the WSDL (which exists) is true: anything else is 412,
-    // before the operation runs (13.2.2: If-Match is evaluated first).
-    if (request.has_if_match && !(wsdl && request.if_match_any)) {
-      return Reject(412, wsdl ? "If-Match names an entity tag the WSDL does not have (it has none)"
-                              : "If-Match is false: /soap has no current representation to match (RFC 9110 section "
-                                "13.1.1), so the operation was not run",
-                    request.content_type, "", response);
-    }
-    if (wsdl && request.if_none_match_any) {
-      // 13.1.2: If-None-Match: * is false when a representation exists: GET and HEAD answer 304 (no content;
-      // no Content-Length, which would have to be the WSDL's).
-      response->head.append("HTTP/1.1 304 Not Modified\r\n").append(DateHeaderLine()).append("Server: lather\r\n");
-      if (!keep_alive) response->head.append("Connection: close\r\n");
-      response->head.append("\r\n");
-      response->close = !keep_alive;
-      return;
-    }
-    if (request.method == "POST") {
-      if (fault_injection_ && !request.fault.empty()) InjectFault(request.fault);
-      return ServeSoap(request, keep_alive, waited_seconds, response);
-    }
     if (wsdl) {
       const std::string_view host = request.host.empty() ? std::string_view(local_address_) : request.host;
       // Behind a TLS-terminating proxy (X-Forwarded-Proto: https) the address clients must use is https.
       const bool https = https_ || (request.forwarded_proto.size() == 5 &&
                                     (request.forwarded_proto == "https" || request.forwarded_proto == "HTTPS"));
       response->body = WsdlForEndpoint((https ? "https://" : "http://") + std::string(host) + "/soap");
-      AppendResponseHead(200, "text/xml; charset=utf-8", response->body.size(), keep_alive, "",
+      // The WSDL names the address it was asked at, so its tag is of the bytes served (RFC 9110 8.8.3).
+      const std::string tag = StrongEntityTag(response->body);
+      if (request.has_if_match && !EntityTagListMatches(request.if_match, tag, false)) {
+        return Reject(412, "If-Match names no current entity tag of the WSDL (it is " + tag + ")", "", "", response);
+      }
+      const std::string etag_line = "ETag: " + tag + "\r\n";
+      if (request.has_if_none_match && EntityTagListMatches(request.if_none_match, tag, true)) {
+        // 13.1.2: false for GET and HEAD: 304, no content (and no Content-Length, which would be the WSDL's).
+        response->body.clear();
+        response->head.append("HTTP/1.1 304 Not Modified\r\n").append(DateHeaderLine()).append("Server: lather\r\n");
+        response->head.append(etag_line);
+        if (!keep_alive) response->head.append("Connection: close\r\n");
+        response->head.append("\r\n");
+        response->close = !keep_alive;
+        return;
+      }
+      AppendResponseHead(200, "text/xml; charset=utf-8", response->body.size(), keep_alive, etag_line,
                          &response->head);
       if (request.method == "HEAD") response->body.clear();  // the GET's head, no content (RFC 9110 9.3.2)
       response->close = !keep_alive;
       return;
+    }
+    if (request.method == "POST") {
+      if (fault_injection_ && !request.fault.empty()) InjectFault(request.fault);
+      return ServeSoap(request, keep_alive, waited_seconds, response);
     }
     if (!KnownMethod(request.method)) {
       return Reject(501, "the method " + std::string(request.method.substr(0, 32)) +
@@ -201,6 +200,14 @@ void RequestRouter::ServeSoap(const HttpRequest& request, bool keep_alive, doubl
   }
   if (!request.body_framed) {
     return Reject(411, "a SOAP request needs Content-Length or chunked transfer coding",
+                  request.content_type, "", response);
+  }
+  // RFC 9110 13.1.1: If-Match holds only for a current representation whose strong tag it names (or any, with
+  // *); /soap itself has none, so If-Match on a POST that would otherwise run is false: 412 before the
+  // operation runs. (13.2.1: a request refused above, 415 or 411, ignores its preconditions.)
+  if (request.has_if_match) {
+    return Reject(412, "If-Match is false: /soap has no current representation to match (RFC 9110 section 13.1.1), "
+                       "so the operation was not run",
                   request.content_type, "", response);
   }
   if (max_queue_wait_ > 0 && waited_seconds > max_queue_wait_) {

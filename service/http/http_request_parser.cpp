@@ -98,6 +98,8 @@ void HttpRequestParser::Reset() {
   soap_action_.clear();
   host_.clear();
   forwarded_proto_.clear();
+  if_match_.clear();
+  if_none_match_.clear();
   fault_.clear();
   authorization_.clear();
   forwarded_for_.clear();
@@ -270,9 +272,10 @@ HttpRequestParser::Result HttpRequestParser::ParseHead(std::string_view head) {
       forwarded_proto_.assign(Trim(value.substr(0, value.find(','))));
     } else if (EqualsIgnoreCase(name, "if-match")) {
       request_.has_if_match = true;
-      request_.if_match_any = request_.if_match_any || Trim(value) == "*";
+      if_match_.append(if_match_.empty() ? "" : ", ").append(Trim(value).substr(0, 1024));
     } else if (EqualsIgnoreCase(name, "if-none-match")) {
-      request_.if_none_match_any = request_.if_none_match_any || Trim(value) == "*";
+      request_.has_if_none_match = true;
+      if_none_match_.append(if_none_match_.empty() ? "" : ", ").append(Trim(value).substr(0, 1024));
     } else if (EqualsIgnoreCase(name, "x-lather-fault")) {
       fault_.assign(Trim(value));
     } else if (EqualsIgnoreCase(name, "x-forwarded-for")) {
@@ -326,6 +329,8 @@ HttpRequestParser::Result HttpRequestParser::ParseHead(std::string_view head) {
   if (!authority.empty()) host_.assign(authority);
   request_.host = host_;
   request_.forwarded_proto = forwarded_proto_;
+  request_.if_match = if_match_;
+  request_.if_none_match = if_none_match_;
   request_.authorization = authorization_;
   request_.fault = fault_;
   return Result::kNeedMore;  // head done; the body follows

@@ -42,11 +42,11 @@ struct HttpRequest {
   bool http10 = false;        // an HTTP/1.0 request (keep-alive only if asked, and then announced)
   bool expect_continue = false;
   bool body_framed = false;   // Content-Length or chunked was given
-  // Preconditions (RFC 9110 13.1): no resource here has an entity tag, so only their presence and the
-  // wildcard matter.
+  // Preconditions (RFC 9110 13.1): the If-Match and If-None-Match lists (several lines joined by ", ").
   bool has_if_match = false;
-  bool if_match_any = false;       // If-Match: *
-  bool if_none_match_any = false;  // If-None-Match: *
+  bool has_if_none_match = false;
+  std::string_view if_match;
+  std::string_view if_none_match;
   std::string_view body;
 };
 
@@ -113,6 +113,7 @@ class HttpRequestParser {
   std::string error_reason_;
   // Owned copies of the head fields (the caller's buffer may move while the body arrives).
   std::string method_, target_, content_type_, content_encoding_, soap_action_, host_, forwarded_proto_;
+  std::string if_match_, if_none_match_;
   std::string authorization_, fault_;
   std::string forwarded_for_;
   std::string chunked_body_;

@@ -542,8 +542,8 @@ TEST_CASE("RFC 9110 13.1.1: If-Match on POST /soap is false (no representation):
   CHECK(ElementText(counted.body, "result") == "1");
 }
 
-TEST_CASE("RFC 9110 13.1.1 and 13.1.2: on GET /soap?wsdl If-Match: * holds, a tag does not (412), "
-          "If-None-Match: * answers 304",
+TEST_CASE("RFC 9110 13.1.1 and 13.1.2 and 8.8.3: on GET /soap?wsdl If-Match holds for * and its ETag, another "
+          "tag is 412, If-None-Match: * answers 304",
           "[integration][conformance]") {
   ServiceProcess service;
   const std::string get = "GET /soap?wsdl HTTP/1.1\r\nHost: x\r\n";
@@ -558,7 +558,22 @@ TEST_CASE("RFC 9110 13.1.1 and 13.1.2: on GET /soap?wsdl If-Match: * holds, a ta
   CHECK(not_modified.Header("content-length").empty());  // it would have to be the WSDL's length
   CHECK(!not_modified.Header("date").empty());
   REQUIRE(c.Send(get + "If-None-Match: \"abc\"\r\n\r\n"));  // no tag matches: the WSDL
-  CHECK(c.Receive().status == 200);
+  const RawResponse full = c.Receive();
+  CHECK(full.status == 200);
+  // RFC 9110 8.8.3: the WSDL carries a strong entity tag; naming it makes If-Match hold and If-None-Match fail.
+  const std::string tag = full.Header("etag");
+  REQUIRE(tag.size() == 18);
+  CHECK(tag.front() == '"');
+  CHECK(not_modified.Header("etag") == tag);
+  CHECK(SendRaw(service.port(), get + "If-Match: \"other\", " + tag + "\r\n\r\n").status == 200);
+  CHECK(SendRaw(service.port(), get + "If-Match: W/" + tag + "\r\n\r\n").status == 412);  // strong comparison
+  CHECK(SendRaw(service.port(), get + "If-None-Match: W/" + tag + "\r\n\r\n").status == 304);  // weak
+  // The tag is of the bytes served: another Host names another address, so another tag.
+  const RawResponse other = SendRaw(service.port(), "GET /soap?wsdl HTTP/1.1\r\nHost: elsewhere:81\r\n\r\n");
+  CHECK(other.Header("etag") != tag);
+  // 13.2.1: a request refused without its preconditions (405) ignores them.
+  CHECK(SendRaw(service.port(), "PUT /soap HTTP/1.1\r\nHost: x\r\nIf-Match: *\r\nContent-Length: 0\r\n\r\n").status ==
+        405);
 }
 
 TEST_CASE("RFC 9112 2.2: a CRLF sent after a request leaves the connection idle, not in a request head that times out",
