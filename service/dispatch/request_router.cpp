@@ -273,8 +273,9 @@ void RequestRouter::ServeSoap(const HttpRequest& request, bool keep_alive, doubl
   const SoapOutcome outcome = engine_->Serve(call, &response->body);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   metrics_->RequestFinished();
-  if (outcome.deferred) {  // it waits for the store: run it on the pool (which records the wait)
+  if (outcome.deferred) {  // it waits for the store: run it on the pool or the writer (which record the wait)
     response->deferred = true;
+    response->increment = outcome.increment;
     response->call = call;
     return;
   }

@@ -25,6 +25,8 @@ struct HttpResponse {
   // Set when the request must run on the blocking pool: `call` (which points into the request
   // buffer) is to be served there, and the head written when it is done.
   bool deferred = false;
+  // With `deferred`: an IncCounter for the store's writer (the engine's pending_increment()), not the pool.
+  bool increment = false;
   bool keep_alive = true;
   SoapCall call;
   // A gzip-encoded request's decoded body (call.body points into it); freed once the call is answered.
@@ -35,6 +37,7 @@ struct HttpResponse {
     body.clear();
     close = false;
     deferred = false;
+    increment = false;
   }
 };
 

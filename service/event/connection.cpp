@@ -190,7 +190,7 @@ void Connection::Process() {
       case HttpRequestParser::Result::kComplete: {
         loop_->router().Route(parser_.request(), !loop_->stopping(), SecondsSince(arrival_ns_), &response_);
         if (response_.deferred) {
-          if (out_.empty()) return RunOnPool();
+          if (out_.empty()) return RunDeferred();
           run_deferred_after_write_ = true;  // the answers before it go first
           return Flush(false);
         }
@@ -216,6 +216,50 @@ bool Connection::Queue() {
   }
   out_.append(response_.head).append(response_.body);
   return true;
+}
+
+void Connection::RunDeferred() {
+  if (response_.increment && loop_->writer() != nullptr) return SubmitIncrement();
+  RunOnPool();
+}
+
+void Connection::SubmitIncrement() {
+  SetPhase(Phase::kPool);
+  // As on the pool: the call's bytes stay in in_ until the answer is written, and the work guard keeps the
+  // loop (and so this connection) alive until the writer's answer is posted back. The writer runs the
+  // callback on its thread once the batch has committed; one wake-up of the loop serves a whole batch.
+  auto self = shared_from_this();
+  auto work = boost::asio::make_work_guard(loop_->io());
+  const SoapEngine::PendingIncrement& pending = loop_->engine().pending_increment();
+  const bool accepted = loop_->writer()->Submit(
+      pending.name, pending.message_id, arrival_ns_, loop_->router().max_queue_wait(),
+      [self, work](const GroupCommitter::Answer& answer) mutable {
+        boost::asio::post(self->loop_->io(), [self, answer]() { self->FinishIncrement(answer); });
+        work.reset();
+      });
+  if (accepted) {
+    loop_->metrics().RequestStarted();
+  } else {
+    Reject(503, "the server is busy: too many requests are waiting for the store; retry later", "Retry-After: 1\r\n");
+  }
+}
+
+void Connection::FinishIncrement(const GroupCommitter::Answer& answer) {
+  loop_->metrics().RequestFinished();
+  if (phase_ == Phase::kClosed) return;
+  if (loop_->stopping()) response_.keep_alive = false;
+  if (answer.busy) {  // it waited too long for the writer and was not run
+    DeferredResult result;
+    result.busy = true;
+    result.waited = answer.waited;
+    loop_->router().CompleteDeferred(std::move(result), &response_);
+  } else {
+    // The same call, served again with the writer's answer: the engine writes the response (or the store's
+    // fault) as it would have with the value in hand; its wait (within the limit: the writer checked) is recorded.
+    loop_->engine().InjectIncrement(answer.status, answer.value);
+    loop_->router().Route(parser_.request(), response_.keep_alive && !loop_->stopping(), answer.waited, &response_);
+  }
+  if (Queue()) Process();  // more pipelined requests may be buffered behind it
 }
 
 void Connection::RunOnPool() {
@@ -364,7 +408,7 @@ void Connection::OnWritten(const boost::system::error_code& error, size_t bytes)
   phase_ = Phase::kIdle;
   if (run_deferred_after_write_) {
     run_deferred_after_write_ = false;
-    return RunOnPool();
+    return RunDeferred();
   }
   Process();  // a pipelined request may already be buffered
 }

@@ -16,6 +16,7 @@
 
 #include "common/tls.h"
 #include "service/dispatch/request_router.h"
+#include "service/store/group_commit.h"
 #include "service/http/http_request_parser.h"
 #include "service/http/read_buffer.h"
 
@@ -66,9 +67,15 @@ class Connection : public std::enable_shared_from_this<Connection> {
   // Lingering: reads and drops what has arrived; closes at EOF.
   void Drain();
   void Reject(int status, const std::string& reason, const char* extra_headers = "");
-  // Runs the deferred call on the blocking pool; the response is written when it is done.
+  // Runs the deferred call: an IncCounter through the store's writer (SubmitIncrement), anything else
+  // on the blocking pool (RunOnPool); the response is written when it is done.
+  void RunDeferred();
   void RunOnPool();
   void FinishOnLoop(DeferredResult result);
+  // Queues the IncCounter the loop's engine has read to the writer; its answer comes back on the loop.
+  void SubmitIncrement();
+  // The writer's answer: the call is served again with it (the engine answers without the store).
+  void FinishIncrement(const GroupCommitter::Answer& answer);
   void SetPhase(Phase phase);
   // "address:port" of the client, for the log.
   std::string PeerName() const;

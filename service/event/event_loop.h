@@ -18,6 +18,7 @@
 #include "service/dispatch/server_options.h"
 #include "service/soap/operations.h"
 #include "service/soap/soap_engine.h"
+#include "service/store/group_commit.h"
 
 namespace lather {
 
@@ -32,6 +33,14 @@ class EventLoop {
   RequestRouter& router() { return router_; }
   LoopMetrics& metrics() { return metrics_; }
   BlockingPool& pool() { return *pool_; }
+  SoapEngine& engine() { return engine_; }
+  // The store's writer: IncCounter calls are queued to it from the loop and answered back on the loop
+  // (no pool thread in between). Null: they go to the pool like the other store calls. Set before Run().
+  void set_writer(GroupCommitter* writer) {
+    writer_ = writer;
+    engine_.set_increments_to_writer(writer != nullptr);
+  }
+  GroupCommitter* writer() { return writer_; }
   bool stopping() const { return stopping_; }
 
   // Runs the loop until it has no work left after BeginStop(). Catches and logs anything thrown.
@@ -60,6 +69,7 @@ class EventLoop {
   boost::asio::io_context io_{1};
   std::optional<boost::asio::executor_work_guard<boost::asio::io_context::executor_type>> work_;
   BlockingPool* pool_;
+  GroupCommitter* writer_ = nullptr;
   LoopMetrics metrics_;
   Operations operations_;
   SoapEngine engine_;

@@ -32,6 +32,9 @@ class EventServer final : public Server {
   ~EventServer() override {
     Stop();
     Wait();
+    // The writer's callbacks post to the loops: it goes (answering what it still holds) while they exist.
+    pool_.reset();
+    committer_.reset();
   }
 
   Status Start();
@@ -120,9 +123,14 @@ Status EventServer::Start() {
   // The routers name the service by the bound address when a request has no Host header.
   std::vector<const LoopMetrics*> all_metrics;
   for (auto& loop : loops_) all_metrics.push_back(&loop->metrics());
-  render_metrics_ = [all_metrics, pool = pool_.get()] { return lather::RenderMetrics(all_metrics, pool->queued()); };
+  // Waiting for the store: in the pool's queue, and IncCounter calls queued from the loops to the writer.
+  if (committer_ != nullptr) committer_->set_max_queued(options_.pool_queue);
+  render_metrics_ = [all_metrics, pool = pool_.get(), writer = committer_.get()] {
+    return lather::RenderMetrics(all_metrics, pool->queued() + (writer != nullptr ? writer->queued() : 0));
+  };
   for (auto& loop : loops_) {
     loop->set_connection_count(&connections_);
+    loop->set_writer(committer_.get());
     loop->router().set_local_address(address_);
     loop->router().set_metrics_renderer(render_metrics_);
     loop->router().set_serve_metrics(options_.admin_listen.empty());

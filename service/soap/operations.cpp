@@ -27,7 +27,7 @@ Status CheckCounterName(const std::string& name) {
 }
 }  // namespace
 
-Status Operations::IncCounter(const std::string& name, const std::string* message_id, int64_t* result) {
+Status Operations::CheckIncrement(const std::string& name, const std::string* message_id) {
   Status s = CheckCounterName(name);
   if (!s.ok()) return s;
   if (message_id != nullptr) {
@@ -37,6 +37,12 @@ Status Operations::IncCounter(const std::string& name, const std::string* messag
                                      std::to_string(kMaxMessageIdBytes) + " are allowed");
     }
   }
+  return Status::Ok();
+}
+
+Status Operations::IncCounter(const std::string& name, const std::string* message_id, int64_t* result) {
+  Status s = CheckIncrement(name, message_id);
+  if (!s.ok()) return s;
   if (!store_) return Status::Unavailable("no counter store is configured");
   return store_->Increment(name, message_id != nullptr ? *message_id : std::string(), result);
 }

@@ -36,6 +36,8 @@ class Operations {
   // InvalidArgument for an id that is empty or longer than kMaxMessageIdBytes, or already used for
   // another counter name.
   Status IncCounter(const std::string& name, const std::string* message_id, int64_t* result);
+  // What IncCounter() checks before it touches the store: the counter's name and the message id (null: none).
+  static Status CheckIncrement(const std::string& name, const std::string* message_id);
 
   // The named counter's value, 0 for an unknown name.
   Status GetCounter(const std::string& name, int64_t* result);

@@ -151,6 +151,20 @@ class SoapEngine::Handler : public LatherSoapService {
     const OperationClock clock(engine_);
     if (int err = engine_->CheckAction("IncCounter")) return err;
     if (int err = engine_->Authorize(2)) return err;
+    if (engine_->active_injection_.armed) {  // the writer's answer to this very call (set_increments_to_writer)
+      engine_->active_injection_.armed = false;
+      response.result = engine_->active_injection_.value;
+      return engine_->Fault(engine_->active_injection_.status);
+    }
+    if (engine_->increments_to_writer_) {
+      const Status checked =
+          Operations::CheckIncrement(request->name, engine_->has_message_id_ ? &engine_->message_id_ : nullptr);
+      if (!checked.ok()) return engine_->Fault(checked);
+      engine_->pending_increment_.name = request->name;
+      engine_->pending_increment_.message_id = engine_->has_message_id_ ? engine_->message_id_ : std::string();
+      engine_->increment_ = true;
+      return engine_->Defer();
+    }
     if (engine_->defer_blocking_) return engine_->Defer();
     int64_t value = 0;
     const std::string* message_id = engine_->has_message_id_ ? &engine_->message_id_ : nullptr;
@@ -289,6 +303,9 @@ SoapOutcome SoapEngine::Serve(const SoapCall& call, std::string* response_body) 
   unknown_envelope_ = false;
   operation_ = 5;
   deferred_ = false;
+  increment_ = false;
+  active_injection_ = std::move(injection_);
+  injection_.armed = false;
   auth_failed_ = false;
   security_ = nullptr;
   has_message_id_ = false;
@@ -314,10 +331,10 @@ SoapOutcome SoapEngine::Serve(const SoapCall& call, std::string* response_body) 
       soap_set_version(soap_, static_cast<short>(call.content_type_version));
       soap_sender_fault(soap_, "a DTD (<!DOCTYPE>) is not allowed in a SOAP message", nullptr);
     } else if (defer_blocking_ && body_content != std::string_view::npos &&
-               (NextElementIs(call.body, body_content, "IncCounter", scope_) ||
+               ((!increments_to_writer_ && NextElementIs(call.body, body_content, "IncCounter", scope_)) ||
                 NextElementIs(call.body, body_content, "GetCounter", scope_))) {
-      // A call for the store goes to the pool, which reads it whole (and faults it if it must): reading
-      // it here as well would parse every counter call twice.
+      // A call for the pool is read there whole (and faulted there if it must be): reading it here as well
+      // would parse it twice. (An IncCounter for the writer is read here: the writer takes its name.)
       Defer();
     } else if (PreScan(call.body.substr(0, body_content)) && BeginServe() == SOAP_OK) {
       envelope_version_ = soap_->version;
@@ -428,6 +445,7 @@ SoapOutcome SoapEngine::Finish() {
   if (deferred_) {
     out_->clear();
     outcome.deferred = true;
+    outcome.increment = increment_;
   } else if (soap_->error != SOAP_OK) {
     // A fault speaks the request's envelope version, or the Content-Type's when no envelope was read.
     const int version = envelope_version_ != 0 ? envelope_version_ : call_->content_type_version;

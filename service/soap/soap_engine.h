@@ -61,6 +61,7 @@ struct SoapOutcome {
   size_t operation = 5;       // index in kMetricOperations; 5 ("none") if no operation was reached
   bool sender_fault = false;  // a Client/Sender fault (the request was at fault)
   bool deferred = false;      // not run here: it blocks on the store (see SoapEngine's constructor)
+  bool increment = false;     // deferred for the store's writer: an IncCounter (see set_increments_to_writer)
   bool unauthorized = false;  // refused for missing or wrong credentials: 401 + WWW-Authenticate
   bool unavailable = false;   // the counter store could not serve: 503 + Retry-After, a Server fault
   double parse_seconds = 0;      // from the start to the operation (checks and deserialization)
@@ -79,6 +80,22 @@ class SoapEngine {
   // Dispatches `call` to the operation its Body names and appends the response envelope (or a
   // Fault of the request's SOAP version) to *response_body. Never throws.
   SoapOutcome Serve(const SoapCall& call, std::string* response_body);
+
+  // Event loops (defer_blocking engines): an IncCounter is read here and handed by the caller to the
+  // store's writer instead of the pool: Serve() returns it deferred with `increment` set, the counter and
+  // the message id (empty: none) in pending_increment(). Once the writer has answered, the caller serves
+  // the same call again after InjectIncrement(): that Serve's IncCounter answers with the injected result
+  // (a value, or the store's failure as a fault) without touching the store.
+  void set_increments_to_writer(bool on) { increments_to_writer_ = on; }
+  struct PendingIncrement {
+    std::string name;
+    std::string message_id;
+  };
+  const PendingIncrement& pending_increment() const { return pending_increment_; }
+  // For the next Serve() only.
+  void InjectIncrement(Status status, int64_t value) {
+    injection_ = {std::move(status), value, true};
+  }
 
  private:
   class Handler;
@@ -159,6 +176,16 @@ class SoapEngine {
   std::string message_id_;
   const size_t max_string_;
   bool deferred_ = false;
+  bool increments_to_writer_ = false;
+  bool increment_ = false;  // this Serve deferred an IncCounter for the writer
+  PendingIncrement pending_increment_;
+  struct Injection {
+    Status status;
+    int64_t value = 0;
+    bool armed = false;
+  };
+  Injection injection_;         // set by InjectIncrement() for the next Serve()
+  Injection active_injection_;  // this Serve's
   struct soap* soap_;
   std::unique_ptr<Handler> handler_;
   const SoapCall* call_ = nullptr;
