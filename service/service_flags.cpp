@@ -23,8 +23,8 @@ Status ParseServiceFlags(int argc, char** argv, ServiceFlags* out) {
   flags.AddInt("threads", 't', "N", "event-loop threads (default: one per core)", 0, 256, &threads);
   flags.AddInt("max-message", 0, "BYTES", "largest request body accepted (default 67108864)", 1,
                int64_t{1} << 31, &max_body);
-  flags.AddInt("pool-threads", 0, "N", "threads for store calls and large echoes (default 16)", 1, 1024, &pool_threads);
-  flags.AddInt("pool-queue", 0, "N", "requests that may wait for them; beyond: 503 (default 4096)", 1, 1 << 20,
+  flags.AddInt("pool-threads", 0, "N", "threads for store reads, large echoes and (classic engine) increments (default 16)", 1, 1024, &pool_threads);
+  flags.AddInt("pool-queue", 0, "N", "requests that may wait for them, and increments for the store's writer; beyond: 503 (default 4096)", 1, 1 << 20,
                &pool_queue);
   int64_t max_connections = options->max_connections;
   flags.AddInt("max-connections", 0, "N", "connections open at once; one more gets 503 (default 16000)", 1, 1 << 24,

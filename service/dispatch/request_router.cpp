@@ -276,6 +276,7 @@ void RequestRouter::ServeSoap(const HttpRequest& request, bool keep_alive, doubl
   if (outcome.deferred) {  // it waits for the store: run it on the pool or the writer (which record the wait)
     response->deferred = true;
     response->increment = outcome.increment;
+    if (outcome.increment) response->pending_increment = engine_->pending_increment();
     response->call = call;
     return;
   }

@@ -25,8 +25,10 @@ struct HttpResponse {
   // Set when the request must run on the blocking pool: `call` (which points into the request
   // buffer) is to be served there, and the head written when it is done.
   bool deferred = false;
-  // With `deferred`: an IncCounter for the store's writer (the engine's pending_increment()), not the pool.
+  // With `deferred`: an IncCounter for the store's writer, not the pool: its counter and message id, copied
+  // from the engine (whose own copy the next request, of any connection, overwrites).
   bool increment = false;
+  SoapEngine::PendingIncrement pending_increment;
   bool keep_alive = true;
   SoapCall call;
   // A gzip-encoded request's decoded body (call.body points into it); freed once the call is answered.

@@ -230,9 +230,11 @@ void Connection::SubmitIncrement() {
   // callback on its thread once the batch has committed; one wake-up of the loop serves a whole batch.
   auto self = shared_from_this();
   auto work = boost::asio::make_work_guard(loop_->io());
-  const SoapEngine::PendingIncrement& pending = loop_->engine().pending_increment();
+  // The call's own copy (response_): the engine's is overwritten by the next request this loop reads, which
+  // may come before this one is submitted (behind a write of earlier pipelined answers).
+  SoapEngine::PendingIncrement& pending = response_.pending_increment;
   const bool accepted = loop_->writer()->Submit(
-      pending.name, pending.message_id, arrival_ns_, loop_->router().max_queue_wait(),
+      std::move(pending.name), std::move(pending.message_id), arrival_ns_, loop_->router().max_queue_wait(),
       [self, work](const GroupCommitter::Answer& answer) mutable {
         boost::asio::post(self->loop_->io(), [self, answer]() { self->FinishIncrement(answer); });
         work.reset();
