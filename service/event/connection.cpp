@@ -234,7 +234,10 @@ void Connection::SubmitIncrement() {
   // may come before this one is submitted (behind a write of earlier pipelined answers).
   SoapEngine::PendingIncrement& pending = response_.pending_increment;
   const bool accepted = loop_->writer()->Submit(
-      std::move(pending.name), std::move(pending.message_id), arrival_ns_, loop_->router().max_queue_wait(),
+      // No wait limit at the writer: the request passed --max-queue-wait when the loop read it, and once
+      // queued for the store it waits for its commit, as a pool thread blocked in a commit did (a slow
+      // commit - another process holding SQLite's lock during a swap - is not a reason to refuse it).
+      std::move(pending.name), std::move(pending.message_id), arrival_ns_, 0.0,
       [self, work](const GroupCommitter::Answer& answer) mutable {
         boost::asio::post(self->loop_->io(), [self, answer]() { self->FinishIncrement(answer); });
         work.reset();
@@ -257,9 +260,14 @@ void Connection::FinishIncrement(const GroupCommitter::Answer& answer) {
     loop_->router().CompleteDeferred(std::move(result), &response_);
   } else {
     // The same call, served again with the writer's answer: the engine writes the response (or the store's
-    // fault) as it would have with the value in hand; its wait (within the limit: the writer checked) is recorded.
+    // fault) as it would have with the value in hand.
     loop_->engine().InjectIncrement(answer.status, answer.value);
-    loop_->router().Route(parser_.request(), response_.keep_alive && !loop_->stopping(), answer.waited, &response_);
+    // Waited 0 for the router: the increment is committed, so no queue-wait refusal may follow it now.
+    loop_->router().Route(parser_.request(), response_.keep_alive && !loop_->stopping(), 0.0, &response_);
+    if (response_.deferred) {  // cannot happen (the same call, answered): never write a response it has not made
+      LogLine("internal error: an answered IncCounter was deferred again");
+      return Reject(500, "internal error: the increment was committed but its answer could not be written");
+    }
   }
   if (Queue()) Process();  // more pipelined requests may be buffered behind it
 }

@@ -149,13 +149,15 @@ class SoapEngine::Handler : public LatherSoapService {
 
   int IncCounter(_l__IncCounter* request, _l__IncCounterResponse& response) override {
     const OperationClock clock(engine_);
-    if (int err = engine_->CheckAction("IncCounter")) return err;
-    if (int err = engine_->Authorize(2)) return err;
-    if (engine_->active_injection_.armed) {  // the writer's answer to this very call (set_increments_to_writer)
+    if (engine_->active_injection_.armed) {
+      // The writer's answer to this very call (set_increments_to_writer): its action and credentials were
+      // checked when it was read the first time (the credential cache could have dropped them since).
       engine_->active_injection_.armed = false;
       response.result = engine_->active_injection_.value;
       return engine_->Fault(engine_->active_injection_.status);
     }
+    if (int err = engine_->CheckAction("IncCounter")) return err;
+    if (int err = engine_->Authorize(2)) return err;
     if (engine_->increments_to_writer_) {
       const Status checked =
           Operations::CheckIncrement(request->name, engine_->has_message_id_ ? &engine_->message_id_ : nullptr);
