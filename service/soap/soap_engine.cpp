@@ -153,6 +153,7 @@ class SoapEngine::Handler : public LatherSoapService {
       // The writer's answer to this very call (set_increments_to_writer): its action and credentials were
       // checked when it was read the first time (the credential cache could have dropped them since).
       engine_->active_injection_.armed = false;
+      engine_->operation_ = kIncCounterIndex;  // what CheckAction records, for the metrics
       response.result = engine_->active_injection_.value;
       return engine_->Fault(engine_->active_injection_.status);
     }
