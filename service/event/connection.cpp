@@ -239,7 +239,10 @@ void Connection::SubmitIncrement() {
       // commit - another process holding SQLite's lock during a swap - is not a reason to refuse it).
       std::move(pending.name), std::move(pending.message_id), arrival_ns_, 0.0,
       [self, work](const GroupCommitter::Answer& answer) mutable {
-        boost::asio::post(self->loop_->io(), [self, answer]() { self->FinishIncrement(answer); });
+        // The connection's reference moves into the posted handler: the writer thread never holds the last
+        // one (the connection is destroyed on its loop).
+        boost::asio::io_context& io = self->loop_->io();
+        boost::asio::post(io, [self = std::move(self), answer]() { self->FinishIncrement(answer); });
         work.reset();
       });
   if (accepted) {
@@ -285,7 +288,10 @@ void Connection::RunOnPool() {
   const bool accepted = loop_->pool().Submit([self, call, work, arrival, limit, large](SoapEngine& engine) mutable {
     std::optional<ScopedIdlePriority> idle;
     if (large) idle.emplace();  // a large echo yields to the loops at once
-    boost::asio::post(self->loop_->io(), [self, result = ServeDeferred(engine, call, arrival, limit)]() mutable {
+    DeferredResult result = ServeDeferred(engine, call, arrival, limit);
+    // The reference moves into the posted handler: the pool thread never holds the connection's last one.
+    boost::asio::io_context& io = self->loop_->io();
+    boost::asio::post(io, [self = std::move(self), result = std::move(result)]() mutable {
       self->FinishOnLoop(std::move(result));
     });
     work.reset();
