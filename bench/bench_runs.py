@@ -70,6 +70,37 @@ def _sample_cores():
     return cores
 
 
+def _ancestors(pid):
+    """`pid` and the processes above it (their CPU includes what their finished children used)."""
+    out = set()
+    while pid > 1 and pid not in out:
+        out.add(pid)
+        try:
+            pid = int(_stat_fields(f"/proc/{pid}/stat")[1])
+        except (OSError, ValueError, IndexError):
+            break
+    return out
+
+
+def _sample_others(ours):
+    """{pid: (name, background, CPU ticks with its finished children's)} of every process not in `ours`.
+    Background: SCHED_IDLE or SCHED_BATCH, or nice >= 10 (a build run under chrt -i 0 nice -n 19)."""
+    others = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) in ours:
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                text = f.read()
+            name = text[text.index("(") + 1:text.rindex(")")]
+            v = text[text.rindex(")") + 2:].split()
+            ticks = int(v[11]) + int(v[12]) + int(v[13]) + int(v[14])
+            others[int(entry)] = (name, int(v[38]) in (3, 5) or int(v[16]) >= 10, ticks)
+        except (OSError, ValueError, IndexError):
+            continue
+    return others
+
+
 def affinity(pid):
     try:
         return sorted(os.sched_getaffinity(pid))
@@ -123,7 +154,11 @@ class Watch:
     def add(self, name, pid):
         self.processes[name] = pid
 
+    def _ours(self):
+        return set(self.processes.values()) | _ancestors(os.getpid())
+
     def start(self):
+        self.others0 = _sample_others(self._ours())
         self.t0 = time.monotonic()
         self.before = {name: _sample_process(pid) for name, pid in self.processes.items()}
         self.cores0 = _sample_cores()
@@ -133,9 +168,12 @@ class Watch:
         after = {name: _sample_process(pid) for name, pid in self.processes.items()}
         wall = time.monotonic() - self.t0
         cores1 = _sample_cores()
+        others1 = _sample_others(self._ours())
         usages = {name: Usage(name, pid, wall, self.before.get(name, {}), after[name], affinity(pid))
                   for name, pid in self.processes.items()}
-        return Phase(wall, usages, self.cores0, cores1)
+        phase = Phase(wall, usages, self.cores0, cores1)
+        phase.set_others(self.others0, others1)
+        return phase
 
 
 class Phase:
@@ -150,6 +188,23 @@ class Phase:
             ours = sum(u.cores for u in usages.values() if u.affinity == [cpu])
             self.cores[cpu] = (busy, max(0.0, busy - ours))
 
+    def set_others(self, before, after):
+        """Other programs' CPU by class (cores, whole machine): the processes seen at both ends of the phase."""
+        used = {}
+        for pid, (name, background, ticks) in after.items():
+            if pid in before and before[pid][0] == name:
+                t = (ticks - before[pid][2]) / TICK / self.wall if self.wall > 0 else 0
+                if t > 0:
+                    used[pid] = (name, background, t)
+        normal = sum(t for _, b, t in used.values() if not b)
+        background = sum(t for _, b, t in used.values() if b)
+        # A parent's CPU counts its children when they end, perhaps a child that ran before the phase: no more
+        # than /proc/stat says the cores spent outside our processes.
+        seen = sum(other for _, other in self.cores.values())
+        scale = min(1.0, seen / (normal + background)) if normal + background > 0 else 1.0
+        self.others_normal, self.others_background = normal * scale, background * scale
+        self.others_top = [(n, b, t * scale) for n, b, t in sorted(used.values(), key=lambda x: -x[2])[:3]]
+
     def __getitem__(self, name):
         return self.usages[name]
 
@@ -157,7 +212,20 @@ class Phase:
         out = [indent + u.describe() for u in self.usages.values()]
         out.append(indent + "cores: " + "; ".join(f"cpu {c} {busy:.0%} busy ({other:.0%} by other programs)"
                                                   for c, (busy, other) in sorted(self.cores.items())))
+        if hasattr(self, "others_normal"):
+            top = ", ".join(f"{n} {t:.0%}" + (" (background)" if b else "") for n, b, t in self.others_top)
+            out.append(indent + f"other programs: {self.others_normal:.2f} cores at normal priority, "
+                                f"{self.others_background:.2f} in the background" + (f" (most: {top})" if top else ""))
         return out
+
+    def neighbours(self, limit=0.10):
+        """None, or why a latency figure of this phase is not the service's alone: other programs at normal
+        priority used more than `limit` of a core (they delay our threads whenever they run)."""
+        if getattr(self, "others_normal", 0) <= limit:
+            return None
+        top = ", ".join(f"{n} {t:.0%}" for n, b, t in self.others_top if not b)
+        return (f"other programs at normal priority used {self.others_normal:.0%} of a core ({top}): rerun when the "
+                "machine is quiet")
 
     def crowded(self, names=None):
         """The watched processes (by name) that waited for a core more than WAITED_LIMIT of the phase."""
@@ -267,23 +335,32 @@ class Runs:
     """Verdicts of named targets over repeated runs: record() one run's, summary() prints each and the worst."""
 
     def __init__(self, targets):
-        self.targets = list(targets)  # (key, wording)
-        self.results = {key: [] for key, _ in self.targets}  # key -> [(verdict, figure text)]
+        self.targets = list(targets)  # (key, wording, True if a higher value is better)
+        self.results = {key: [] for key, _, _ in self.targets}  # key -> [(verdict, figure text, value)]
 
-    def record(self, key, verdict, figure):
+    def record(self, key, verdict, figure, value):
         assert verdict in ("PASS", "FAIL", "INVALID")
-        self.results[key].append((verdict, figure))
+        self.results[key].append((verdict, figure, value))
         return verdict
 
     def summary(self):
-        """Prints one line per target with every run's verdict and figure; returns the exit code."""
+        """Prints one line per target with every run's verdict and figure and the worst run; returns the exit
+        code (0 every target PASS, 1 one FAIL, 2 otherwise INVALID)."""
         code = 0
-        for key, wording in self.targets:
+        for key, wording, higher_better in self.targets:
             rows = self.results[key]
-            verdicts = [v for v, _ in rows]
+            verdicts = [v for v, _, _ in rows]
             overall = ("FAIL" if "FAIL" in verdicts else "INVALID" if "INVALID" in verdicts or not rows else "PASS")
-            per_run = "; ".join(f"run {i + 1} {v} {figure}" for i, (v, figure) in enumerate(rows))
-            print(f"{overall}: {wording} [{len(rows)} runs: {per_run}]")
+            per_run = "; ".join(f"run {i + 1} {v} {figure}" for i, (v, figure, _) in enumerate(rows))
+            valid = [r for r in rows if r[0] != "INVALID"]
+            worst = ""
+            if valid:
+                pick = min if higher_better else max
+                w = pick(valid, key=lambda r: r[2])
+                worst = f"; worst valid run: {w[1]}"
+            elif rows:
+                worst = "; no valid run"
+            print(f"{overall}: {wording} [{len(rows)} runs: {per_run}{worst}]")
             code = max(code, {"PASS": 0, "INVALID": 2, "FAIL": 3}[overall])
         return {0: 0, 2: 2, 3: 1}[code]
 
