@@ -210,7 +210,7 @@ class Phase:
 
     def lines(self, indent="    "):
         out = [indent + u.describe() for u in self.usages.values()]
-        out.append(indent + "cores: " + "; ".join(f"cpu {c} {busy:.0%} busy ({other:.0%} by other programs)"
+        out.append(indent + "cores (/proc/stat, sampled at ticks): " + "; ".join(f"cpu {c} {busy:.0%} busy ({other:.0%} by other programs)"
                                                   for c, (busy, other) in sorted(self.cores.items())))
         if hasattr(self, "others_normal"):
             top = ", ".join(f"{n} {t:.0%}" + (" (background)" if b else "") for n, b, t in self.others_top)
