@@ -83,7 +83,8 @@ def _ancestors(pid):
 
 
 def _sample_others(ours):
-    """{pid: (name, background, CPU ticks with its finished children's)} of every process not in `ours`.
+    """{(pid, start time): (name, background, CPU ticks with its finished children's)} of every process not in
+    `ours`.
     Background: SCHED_IDLE or SCHED_BATCH, or nice >= 10 (a build run under chrt -i 0 nice -n 19)."""
     others = {}
     for entry in os.listdir("/proc"):
@@ -95,7 +96,8 @@ def _sample_others(ours):
             name = text[text.index("(") + 1:text.rindex(")")]
             v = text[text.rindex(")") + 2:].split()
             ticks = int(v[11]) + int(v[12]) + int(v[13]) + int(v[14])
-            others[int(entry)] = (name, int(v[38]) in (3, 5) or int(v[16]) >= 10, ticks)
+            # Keyed by PID and start time (field 22): a PID reused, or a kernel thread renamed, is no mix-up.
+            others[(int(entry), int(v[19]))] = (name, int(v[38]) in (3, 5) or int(v[16]) >= 10, ticks)
         except (OSError, ValueError, IndexError):
             continue
     return others
@@ -189,13 +191,15 @@ class Phase:
             self.cores[cpu] = (busy, max(0.0, busy - ours))
 
     def set_others(self, before, after):
-        """Other programs' CPU by class (cores, whole machine): the processes seen at both ends of the phase."""
+        """Other programs' CPU by class (cores, whole machine): every process alive at the end of the phase
+        (from its birth if it began during it); what /proc/stat says the cores spent outside our processes
+        beyond that is `others_unseen` (programs that came and went)."""
         used = {}
-        for pid, (name, background, ticks) in after.items():
-            if pid in before and before[pid][0] == name:
-                t = (ticks - before[pid][2]) / TICK / self.wall if self.wall > 0 else 0
-                if t > 0:
-                    used[pid] = (name, background, t)
+        for key, (name, background, ticks) in after.items():
+            start = before[key][2] if key in before else 0  # else it began during the phase
+            t = (ticks - start) / TICK / self.wall if self.wall > 0 else 0
+            if t > 0:
+                used[key] = (name, background, t)
         normal = sum(t for _, b, t in used.values() if not b)
         background = sum(t for _, b, t in used.values() if b)
         # A parent's CPU counts its children when they end, perhaps a child that ran before the phase: no more
@@ -203,6 +207,7 @@ class Phase:
         seen = sum(other for _, other in self.cores.values())
         scale = min(1.0, seen / (normal + background)) if normal + background > 0 else 1.0
         self.others_normal, self.others_background = normal * scale, background * scale
+        self.others_unseen = max(0.0, seen - normal - background)
         self.others_top = [(n, b, t * scale) for n, b, t in sorted(used.values(), key=lambda x: -x[2])[:3]]
 
     def __getitem__(self, name):
@@ -215,21 +220,22 @@ class Phase:
         if hasattr(self, "others_normal"):
             top = ", ".join(f"{n} {t:.0%}" + (" (background)" if b else "") for n, b, t in self.others_top)
             out.append(indent + f"other programs: {self.others_normal:.2f} cores at normal priority, "
-                                f"{self.others_background:.2f} in the background" + (f" (most: {top})" if top else ""))
+                                f"{self.others_background:.2f} in the background, {self.others_unseen:.2f} by programs "
+                                "that came and went" + (f" (most: {top})" if top else ""))
         return out
 
     def neighbours(self, limit=0.10):
-        """None, or why a latency figure of this phase is not the service's alone: other programs at normal
-        priority used more than `limit` of a core (they delay our threads whenever they run)."""
-        if getattr(self, "others_normal", 0) <= limit:
+        """None, or why a figure of this phase is not the service's alone: other programs at normal priority,
+        or programs that came and went (of unknown priority, so counted as normal), used more than `limit` of
+        a core (they delay our threads whenever they run)."""
+        if not hasattr(self, "others_normal"):
+            return None
+        used = self.others_normal + self.others_unseen
+        if used <= limit:
             return None
         top = ", ".join(f"{n} {t:.0%}" for n, b, t in self.others_top if not b)
-        return (f"other programs at normal priority used {self.others_normal:.0%} of a core ({top}): rerun when the "
-                "machine is quiet")
-
-    def crowded(self, names=None):
-        """The watched processes (by name) that waited for a core more than WAITED_LIMIT of the phase."""
-        return [u for n, u in self.usages.items() if (names is None or n in names) and u.waited > WAITED_LIMIT]
+        return (f"other programs used {used:.0%} of a core at normal priority or unknown ({top or 'short-lived'}): "
+                "rerun when the machine is quiet")
 
 
 def crowding_reason(phase, names, what):
