@@ -237,6 +237,10 @@ class Phase:
         return (f"other programs used {used:.0%} of a core at normal priority or unknown ({top or 'short-lived'}): "
                 "rerun when the machine is quiet")
 
+    def crowded(self, names=None):
+        """The watched processes (by name) that waited for a core more than WAITED_LIMIT of the phase."""
+        return [u for n, u in self.usages.items() if (names is None or n in names) and u.waited > WAITED_LIMIT]
+
 
 def crowding_reason(phase, names, what):
     """None, or why `what` is not a clean measurement: a process of ours waited for its core too long."""
