@@ -58,15 +58,13 @@ def _sample_process(pid):
 
 
 def _sample_cores():
-    """{cpu: (busy ticks, total ticks)} from /proc/stat."""
+    """{cpu: (tasks' ticks (user, nice, system), irq + softirq ticks, steal ticks, all ticks)} from /proc/stat."""
     cores = {}
     for line in open("/proc/stat"):
         m = re.match(r"^cpu(\d+) (.*)$", line)
         if m:
-            v = [int(x) for x in m.group(2).split()]
-            idle = v[3] + (v[4] if len(v) > 4 else 0)
-            total = sum(v[:8])
-            cores[int(m.group(1))] = (total - idle, total)
+            v = [int(x) for x in m.group(2).split()] + [0] * 8
+            cores[int(m.group(1))] = (v[0] + v[1] + v[2], v[5] + v[6], v[7], sum(v[:8]))
     return cores
 
 
@@ -152,6 +150,8 @@ class Watch:
 
     def __init__(self, processes):
         self.processes = dict(processes)  # name -> pid
+        if len(affinity(os.getpid())) == 1:  # this script, pinned: its work on that core is ours too
+            self.processes.setdefault("this script", os.getpid())
 
     def add(self, name, pid):
         self.processes[name] = pid
@@ -183,12 +183,13 @@ class Phase:
 
     def __init__(self, wall, usages, cores0, cores1):
         self.wall, self.usages = wall, usages
-        self.cores = {}
-        for cpu, (busy1, total1) in cores1.items():
-            busy0, total0 = cores0.get(cpu, (busy1, total1))
-            busy = (busy1 - busy0) / (total1 - total0) if total1 > total0 else 0
+        self.cores = {}  # cpu -> (busy share, other programs' share, irq + softirq share, steal share)
+        for cpu, now in cores1.items():
+            then = cores0.get(cpu, now)
+            total = now[3] - then[3]
+            tasks, irq, steal = ((now[i] - then[i]) / total if total > 0 else 0 for i in range(3))
             ours = sum(u.cores for u in usages.values() if u.affinity == [cpu])
-            self.cores[cpu] = (busy, max(0.0, busy - ours))
+            self.cores[cpu] = (tasks + irq + steal, max(0.0, tasks - ours), irq, steal)
 
     def set_others(self, before, after):
         """Other programs' CPU by class (cores, whole machine): every process alive at the end of the phase
@@ -204,7 +205,7 @@ class Phase:
         background = sum(t for _, b, t in used.values() if b)
         # A parent's CPU counts its children when they end, perhaps a child that ran before the phase: no more
         # than /proc/stat says the cores spent outside our processes.
-        seen = sum(other for _, other in self.cores.values())
+        seen = sum(c[1] for c in self.cores.values())
         scale = min(1.0, seen / (normal + background)) if normal + background > 0 else 1.0
         self.others_normal, self.others_background = normal * scale, background * scale
         self.others_unseen = max(0.0, seen - normal - background)
@@ -215,8 +216,9 @@ class Phase:
 
     def lines(self, indent="    "):
         out = [indent + u.describe() for u in self.usages.values()]
-        out.append(indent + "cores (/proc/stat, sampled at ticks): " + "; ".join(f"cpu {c} {busy:.0%} busy ({other:.0%} by other programs)"
-                                                  for c, (busy, other) in sorted(self.cores.items())))
+        out.append(indent + "cores (/proc/stat, sampled at ticks): " + "; ".join(
+            f"cpu {c} {busy:.0%} busy ({other:.0%} other programs, {irq:.0%} interrupts, {steal:.0%} stolen by the host)"
+            for c, (busy, other, irq, steal) in sorted(self.cores.items())))
         if hasattr(self, "others_normal"):
             top = ", ".join(f"{n} {t:.0%}" + (" (background)" if b else "") for n, b, t in self.others_top)
             out.append(indent + f"other programs: {self.others_normal:.2f} cores at normal priority, "
@@ -230,6 +232,9 @@ class Phase:
         a core (they delay our threads whenever they run)."""
         if not hasattr(self, "others_normal"):
             return None
+        stolen = max(c[3] for c in self.cores.values()) if self.cores else 0
+        if stolen > limit:
+            return f"the host took {stolen:.0%} of a core from this machine (steal time): rerun when it is quiet"
         used = self.others_normal + self.others_unseen
         if used <= limit:
             return None
@@ -248,7 +253,7 @@ def crowding_reason(phase, names, what):
     if not crowded:
         return None
     worst = max(crowded, key=lambda u: u.waited)
-    others = ", ".join(f"cpu {c}: {other:.0%}" for c, (_, other) in sorted(phase.cores.items()))
+    others = ", ".join(f"cpu {c}: {v[1]:.0%}" for c, v in sorted(phase.cores.items()))
     return (f"{what}: {worst.name} waited for its core {worst.waited:.0%} of the time (other programs used {others});"
             " rerun when the machine is quiet")
 
