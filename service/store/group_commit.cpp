@@ -123,11 +123,6 @@ void GroupCommitter::Run() {
       purge_limit = kPurgeLimit;
       last_purge = now;
     }
-    // How long each submitted one waited for the writer (the loops' queue-wait metric).
-    std::vector<double> waited(batch.size(), 0.0);
-    for (size_t i = 0; i < batch.size(); ++i) {
-      if (batch[i]->on_done) waited[i] = SecondsSinceArrival(batch[i]->arrival_ns);
-    }
     Status s;
     size_t purged = 0;
     try {
@@ -159,7 +154,6 @@ void GroupCommitter::Run() {
       Answer answer;
       answer.status = s.ok() ? increments[i].status : s;
       answer.value = s.ok() ? increments[i].value : 0;
-      answer.waited = waited[i];
       batch[i]->on_done(answer);
       delete batch[i];
     }

@@ -42,7 +42,7 @@ class GroupCommitter {
     Status status;
     int64_t value = 0;
     bool busy = false;
-    double waited = 0;  // seconds from the request's arrival until the writer took it
+    double waited = 0;  // busy: seconds from the request's arrival until the writer took it
   };
   using Done = std::function<void(const Answer&)>;
   // Queues an increment of `name` without waiting; `done` runs on the writer thread once its batch has
