@@ -99,7 +99,22 @@ void RequestRouter::Busy(double waited_seconds, std::string_view content_type, b
   AppendResponseHead(503, version == 2 ? kSoap12ContentType : kSoap11ContentType, response->body.size(), keep_alive,
                      "Retry-After: 1\r\n", &response->head);
   response->close = !keep_alive;
+  shedding_ = true;
   metrics_->RecordBusyAnswer(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+}
+
+bool RequestRouter::RefuseBusyHead(const HttpRequest& head, bool allow_keep_alive, double waited_seconds,
+                                   HttpResponse* response) {
+  // Route() and ServeSoap() decide in this order: the resource and method, fault injection, 415, 411, 412, and
+  // then the queue wait; each of these is on the head. The wait only grows while the body arrives, so a head
+  // over the limit is refused exactly as the whole request would be, only sooner.
+  if (max_queue_wait_ <= 0 || waited_seconds <= max_queue_wait_) return false;
+  if (head.path != "/soap" || head.method != "POST" || (fault_injection_ && !head.fault.empty())) return false;
+  if (SoapVersionOfContentType(head.content_type) == 0 || !head.body_framed || head.has_if_match) return false;
+  const auto started = std::chrono::steady_clock::now();
+  Busy(waited_seconds, head.content_type, head.keep_alive && allow_keep_alive && !head.expect_continue, started,
+       response);
+  return true;
 }
 
 void RequestRouter::Route(const HttpRequest& request, bool allow_keep_alive, double waited_seconds,
@@ -213,6 +228,7 @@ void RequestRouter::ServeSoap(const HttpRequest& request, bool keep_alive, doubl
   if (max_queue_wait_ > 0 && waited_seconds > max_queue_wait_) {
     return Busy(waited_seconds, request.content_type, keep_alive, started, response);
   }
+  shedding_ = false;
   bool encoded = !request.content_encoding.empty() && request.content_encoding != "identity";
   if (encoded && IsGzipCoding(request.content_encoding) && request.body.size() > kInlineGzipBytes &&
       long_body_bytes_ != std::numeric_limits<size_t>::max()) {

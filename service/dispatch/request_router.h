@@ -74,6 +74,9 @@ class RequestRouter {
   // Honour X-Lather-Fault (service/dispatch/fault_injection.h); off by default.
   void set_fault_injection(bool on) { fault_injection_ = on; }
   double max_queue_wait() const { return max_queue_wait_; }
+  // True when the last SOAP call this router judged against --max-queue-wait was refused: the loop is
+  // shedding load, and its next request is likely refused on its head too.
+  bool shedding() const { return shedding_; }
 
   // Fills *response (cleared first) for `request`, which arrived `waited_seconds` ago. With
   // `allow_keep_alive` false (the server is stopping) the response says Connection: close.
@@ -84,6 +87,13 @@ class RequestRouter {
   // the time spent answering it (from `started`, a steady-clock time) in the busy-answer histogram.
   void Busy(double waited_seconds, std::string_view content_type, bool keep_alive,
             std::chrono::steady_clock::time_point started, HttpResponse* response);
+
+  // For a request whose head is parsed and whose body is still to come: when the head alone already decides
+  // that Route() would answer Busy() (a SOAP POST to /soap, framed, no precondition, that waited
+  // `waited_seconds`, over the limit), fills *response so and returns true: the body need not be read or
+  // kept, only dropped. A client that expects 100-continue is answered with Connection: close (it may
+  // never send the body). False when the body must be read first.
+  bool RefuseBusyHead(const HttpRequest& head, bool allow_keep_alive, double waited_seconds, HttpResponse* response);
 
   // Fills *response with a rejection made before a request could be parsed (bad framing, limits,
   // timeouts): `status`, a Fault of the version `content_type` announces (1.1 when unknown) and
@@ -100,6 +110,7 @@ class RequestRouter {
   LoopMetrics* metrics_;
   size_t long_body_bytes_;
   double max_queue_wait_ = 0;
+  bool shedding_ = false;
   bool serve_metrics_ = true;
   size_t max_decoded_bytes_ = HttpLimits().max_body_bytes;
   std::function<std::string()> render_metrics_;

@@ -31,11 +31,13 @@ constexpr size_t kFreeOffLoopBytes = 1024 * 1024;
 constexpr std::chrono::milliseconds kLingerTime{5000};
 // Answers up to this size are copied together for one write; larger ones are written from where they are.
 constexpr size_t kCoalesceBytes = 16 * 1024;
+// A first read while shedding load (RequestRouter::shedding): a SOAP request's head and a little more.
+constexpr size_t kHeadProbe = 1024;
 constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
 }  // namespace
 
 Connection::Connection(EventLoop* loop, boost::asio::ip::tcp::socket socket)
-    : loop_(loop), socket_(std::move(socket)), timer_(loop->io()), parser_(loop->options().http) {}
+    : loop_(loop), socket_(std::move(socket)), parser_(loop->options().http) {}
 
 void Connection::Start() {
   boost::system::error_code ignored;
@@ -63,10 +65,7 @@ void Connection::ArmDrain(std::chrono::milliseconds grace) {
   // sends none within `grace` is closed then. Armed once: the next answer closes the connection anyway.
   if (drain_armed_) return;
   drain_armed_ = true;
-  timer_.expires_after(grace);
-  timer_.async_wait([self = shared_from_this()](const boost::system::error_code& error) {
-    if (!error) self->OnDeadline();
-  });
+  loop_->ArmDeadline(this, grace);
 }
 
 void Connection::DrainOrClose() {
@@ -92,13 +91,15 @@ void Connection::SetPhase(Phase phase) {
     case Phase::kBody: limit = o.body_timeout; break;
     case Phase::kWriting: limit = o.body_timeout; break;  // a reader that never reads is cut off too
     case Phase::kLingering: limit = kLingerTime; break;
-    case Phase::kPool: timer_.cancel(); return;             // the pool answers; its queue is bounded
-    case Phase::kClosed: timer_.cancel(); return;
+    case Phase::kPool: loop_->DisarmDeadline(this); return;  // the pool answers; its queue is bounded
+    case Phase::kClosed: loop_->DisarmDeadline(this); return;
   }
-  timer_.expires_after(limit);
-  timer_.async_wait([self = shared_from_this()](const boost::system::error_code& error) {
-    if (!error) self->OnDeadline();
-  });
+  loop_->ArmDeadline(this, limit);
+}
+
+void Connection::DeadlineExpired() {
+  auto self = shared_from_this();  // OnDeadline may close it: the loop's reference goes then
+  OnDeadline();
 }
 
 void Connection::OnDeadline() {
@@ -120,6 +121,11 @@ void Connection::OnDeadline() {
                       std::to_string(loop_->options().header_timeout.count()) + " ms");
       break;
     case Phase::kBody:
+      if (discard_left_ > 0) {  // refused on its head and answered; the rest of its body never came
+        LogClientCausedLine("closed a connection from " + PeerName() + ": the body of a refused request did not "
+                            "arrive within " + std::to_string(loop_->options().body_timeout.count()) + " ms");
+        return Close();
+      }
       Reject(408, "the request body did not arrive within " +
                       std::to_string(loop_->options().body_timeout.count()) + " ms");
       break;
@@ -139,15 +145,22 @@ void Connection::OnReadable(const boost::system::error_code& error) {
   if (phase_ == Phase::kClosed) return;
   if (error) return Close();
   if (phase_ == Phase::kLingering) return Drain();
+  if (discard_left_ > 0) return DiscardBody();
   // A large body announced by Content-Length gets its whole buffer at once (growing by doubling would
   // copy it again and again on the loop), and one wake-up reads at most kMaxReadPerWake of it, so that
   // a 30 MB upload shares the loop with the quick calls of other connections.
   const size_t room_wanted = std::max(kReadChunk / 2, parser_.expected_size() > in_.size()
                                                           ? parser_.expected_size() - in_.size() : size_t{0});
   char* room = in_.Reserve(std::min(room_wanted, loop_->options().http.max_body_bytes + kReadChunk), kReadChunk);
-  const size_t length = std::min(in_.space(), kMaxReadPerWake);
+  // While the loop sheds load, a new request's first read takes only about a head's worth: if it is refused
+  // on its head its body is dropped in the kernel (DiscardBody) instead of being copied out; if it is served,
+  // the next read takes the rest.
+  const size_t length = std::min(in_.space(), in_.empty() && loop_->router().shedding() ? kHeadProbe : kMaxReadPerWake);
   const ssize_t n = tls_ ? ReceiveTls(room, length) : ReceiveStamped(socket_.native_handle(), room, length, &arrival_ns_);
-  if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) return Read();
+  if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) {
+    if (!out_.empty()) return Flush(false);  // refusals answered on their heads, before waiting for more
+    return Read();
+  }
   if (n <= 0) {
     // EOF or reset: the client is gone; a half-sent request is simply dropped (no side effect).
     Close();
@@ -167,6 +180,10 @@ void Connection::Process() {
     }
     if (in_.empty()) {
       if (!out_.empty()) return Flush(false);
+      if (discard_left_ > 0) {  // a refused request's body is still coming: under the body deadline
+        SetPhase(Phase::kBody);
+        return Read();
+      }
       if (loop_->stopping()) return DrainOrClose();
       SetPhase(Phase::kIdle);
       ReleaseBuffers();  // idle: give the read buffer back (it is taken again on the next read)
@@ -178,6 +195,7 @@ void Connection::Process() {
         if (in_.size() > limits.max_header_bytes + 2 * limits.max_body_bytes) {
           return Reject(413, "request framing overhead exceeds the message size limit");
         }
+        if (parser_.expected_size() > 0 && !tls_ && RefuseOnHead()) return;
         if (!out_.empty()) return Flush(false);  // answer what is done before waiting for more
         SetPhase(parser_.head_complete() ? Phase::kBody : Phase::kHead);
         if (parser_.head_complete() && parser_.request().expect_continue && !continue_sent_) {
@@ -194,19 +212,19 @@ void Connection::Process() {
           run_deferred_after_write_ = true;  // the answers before it go first
           return Flush(false);
         }
-        if (!Queue()) return;
+        if (!Queue(parser_.consumed())) return;
         break;
       }
     }
   }
 }
 
-bool Connection::Queue() {
+bool Connection::Queue(size_t consumed) {
   if (parser_.request().http10 && !response_.close) {
     // HTTP/1.0 clients (ApacheBench -k) keep the connection only if the response says so.
     response_.head.insert(response_.head.size() - 2, "Connection: keep-alive\r\n");
   }
-  in_.Consume(parser_.consumed());
+  in_.Consume(consumed);
   parser_.Reset();
   continue_sent_ = false;
   if (response_.close || loop_->stopping() || response_.body.size() > kCoalesceBytes) {
@@ -216,6 +234,42 @@ bool Connection::Queue() {
   }
   out_.append(response_.head).append(response_.body);
   return true;
+}
+
+bool Connection::RefuseOnHead() {
+  if (!loop_->router().RefuseBusyHead(parser_.request(), !loop_->stopping(), SecondsSince(arrival_ns_), &response_)) {
+    return false;
+  }
+  // All of in_ is this request's (its end is not here yet); the rest of its body is dropped as it comes.
+  const uint64_t left = parser_.expected_size() - in_.size();
+  if (response_.close) linger_after_write_ = true;  // the client may still be sending the body
+  if (!Queue(in_.size())) return true;               // a closing answer: written now, the body read and dropped
+  discard_left_ = left;
+  DiscardBody();
+  return true;
+}
+
+void Connection::DiscardBody() {
+  // MSG_TRUNC on a TCP socket drops the bytes instead of copying them out (tcp(7)); it never takes more than
+  // this request's, so a pipelined request behind it stays in the socket.
+  const ssize_t n = ::recv(socket_.native_handle(), nullptr, discard_left_, MSG_TRUNC | MSG_DONTWAIT);
+  if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) {
+    if (!out_.empty()) return Flush(false);  // the answer goes now; the rest of the body after it
+    SetPhase(Phase::kBody);
+    return Read();
+  }
+  if (n <= 0) return Close();  // the client is gone
+  loop_->metrics().AddBytesReceived(static_cast<size_t>(n));
+  discard_left_ -= static_cast<uint64_t>(n);
+  if (discard_left_ > 0) {  // the rest is not here yet
+    if (!out_.empty()) return Flush(false);
+    SetPhase(Phase::kBody);
+    return Read();
+  }
+  // Dropped: read the next request at once (a pipelining client has often sent it), so that the answers of
+  // several refusals go out in one write, unless enough are waiting already.
+  if (out_.size() >= kCoalesceBytes) return Flush(false);
+  OnReadable(boost::system::error_code());
 }
 
 void Connection::RunDeferred() {
@@ -272,7 +326,7 @@ void Connection::FinishIncrement(const GroupCommitter::Answer& answer) {
       return Reject(500, "internal error: the increment was committed but its answer could not be written");
     }
   }
-  if (Queue()) Process();  // more pipelined requests may be buffered behind it
+  if (Queue(parser_.consumed())) Process();  // more pipelined requests may be buffered behind it
 }
 
 void Connection::RunOnPool() {
@@ -308,7 +362,7 @@ void Connection::FinishOnLoop(DeferredResult result) {
   if (phase_ == Phase::kClosed) return;
   if (loop_->stopping()) response_.keep_alive = false;
   loop_->router().CompleteDeferred(std::move(result), &response_);
-  if (Queue()) Process();  // more pipelined requests may be buffered behind it
+  if (Queue(parser_.consumed())) Process();  // more pipelined requests may be buffered behind it
 }
 
 void Connection::SendContinue() {

@@ -1,13 +1,12 @@
 // Connection: one client's keep-alive TCP connection on an EventLoop. Reads until a whole HTTP
 // request is buffered, has the loop's router answer it, and repeats; pipelined requests are answered
 // in order, the answers to every request already buffered going out in one write. Enforces the
-// header, body and idle deadlines. With ServerOptions::tls it speaks TLS: the handshake runs under
+// header, body and idle deadlines (on its loop's DeadlineLanes). With ServerOptions::tls it speaks TLS: the handshake runs under
 // the header deadline and the same reads and writes go through a TlsSession (connection_tls.cpp).
 // Owned by its EventLoop (shared_ptr kept alive by pending handlers); loop thread only.
 #pragma once
 
 #include <boost/asio/ip/tcp.hpp>
-#include <boost/asio/steady_timer.hpp>
 
 #include <array>
 #include <chrono>
@@ -16,6 +15,7 @@
 
 #include "common/tls.h"
 #include "service/dispatch/request_router.h"
+#include "service/event/deadline_lanes.h"
 #include "service/store/group_commit.h"
 #include "service/http/http_request_parser.h"
 #include "service/http/read_buffer.h"
@@ -24,7 +24,7 @@ namespace lather {
 
 class EventLoop;
 
-class Connection : public std::enable_shared_from_this<Connection> {
+class Connection : public std::enable_shared_from_this<Connection>, private DeadlineLanes::Entry {
  public:
   Connection(EventLoop* loop, boost::asio::ip::tcp::socket socket);
 
@@ -53,9 +53,14 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void Read();
   void OnReadable(const boost::system::error_code& error);
   void Process();
-  // Adds response_ to the pending answers and consumes its request; false when it started the write
-  // itself (a large body is written from where it is; a closing answer ends the batch).
-  bool Queue();
+  // Adds response_ to the pending answers and consumes its request (`consumed` bytes of in_); false when it
+  // started the write itself (a large body is written from where it is; a closing answer ends the batch).
+  bool Queue(size_t consumed);
+  // With the head parsed and the body to come: a request the router refuses on its head alone (busy) is
+  // answered now and its body dropped as it arrives (DiscardBody), never buffered. False: read on.
+  bool RefuseOnHead();
+  // Drops what has arrived of a refused request's body (discard_left_) without copying it; then goes on.
+  void DiscardBody();
   // Writes the pending answers (and response_ too, with `with_response`).
   void Flush(bool with_response);
   void OnWritten(const boost::system::error_code& error, size_t bytes);
@@ -79,6 +84,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void SetPhase(Phase phase);
   // "address:port" of the client, for the log.
   std::string PeerName() const;
+  void DeadlineExpired() override;
   void OnDeadline();
   void Close();
 
@@ -104,9 +110,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
 
   EventLoop* loop_;
   boost::asio::ip::tcp::socket socket_;
-  boost::asio::steady_timer timer_;
   ReadBuffer in_;             // unconsumed bytes; starts at the current request
   int64_t arrival_ns_ = 0;    // kernel receive stamp of the newest bytes read (CLOCK_REALTIME)
+  uint64_t discard_left_ = 0;  // bytes of a request refused on its head still to drop from the socket
   HttpRequestParser parser_;
   HttpResponse response_;
   std::string out_;                    // answers to pipelined requests not yet written

@@ -1,5 +1,7 @@
 #include "service/event/event_loop.h"
 
+#include <boost/asio/post.hpp>
+
 #include <exception>
 #include <vector>
 
@@ -51,6 +53,10 @@ void EventLoop::BeginStop() {
   work_.reset();
   boost::system::error_code ignored;
   tick_.cancel(ignored);
+  if (deadlines_.armed_count() == 0) {  // nothing to wait for: lets io_.run() return
+    deadline_timer_.cancel(ignored);
+    deadline_timer_due_ns_ = DeadlineLanes::kNever;
+  }
   // Copy: closing a connection removes it from the set.
   const std::vector<std::shared_ptr<Connection>> connections(connections_.begin(), connections_.end());
   for (const auto& connection : connections) {
@@ -60,6 +66,44 @@ void EventLoop::BeginStop() {
       connection->CloseIfIdle();
     }
   }
+}
+
+void EventLoop::ArmDeadline(DeadlineLanes::Entry* entry, std::chrono::milliseconds after) {
+  deadlines_.Arm(entry, after, MonotonicNanos());
+  // The timer is only ever moved earlier here: a deadline whose entry moved on leaves it set, and it then
+  // fires once for nothing (about once per timeout length) instead of being re-set on every phase change.
+  if (entry->due_ns() < deadline_timer_due_ns_) SetDeadlineTimer(entry->due_ns());
+}
+
+void EventLoop::DisarmDeadline(DeadlineLanes::Entry* entry) {
+  deadlines_.Disarm(entry);
+  if (stopping_ && deadlines_.armed_count() == 0) {
+    boost::system::error_code ignored;
+    deadline_timer_.cancel(ignored);  // nothing left to wait for: let the stopping loop end
+    deadline_timer_due_ns_ = DeadlineLanes::kNever;
+  }
+}
+
+void EventLoop::SetDeadlineTimer(int64_t due_ns) {
+  deadline_timer_due_ns_ = due_ns;
+  deadline_timer_.expires_at(std::chrono::steady_clock::time_point(std::chrono::nanoseconds(due_ns)));
+  deadline_timer_.async_wait([this](const boost::system::error_code& error) {
+    if (!error) ExpireDeadlines();
+  });
+}
+
+void EventLoop::ExpireDeadlines() {
+  const int64_t now = MonotonicNanos();
+  deadline_timer_due_ns_ = now;  // running now: no Arm() moves the timer meanwhile
+  if (deadlines_.Expire(now, kExpiriesPerTurn) == kExpiriesPerTurn) {
+    // More may be due: go on after the I/O that is ready (a post runs behind the reactor's next pass), so
+    // that a wave of cut-offs does not hold up the other connections' requests.
+    boost::asio::post(io_, [this] { ExpireDeadlines(); });
+    return;
+  }
+  deadline_timer_due_ns_ = DeadlineLanes::kNever;
+  const int64_t next = deadlines_.next_due_ns();
+  if (next != DeadlineLanes::kNever) SetDeadlineTimer(next);
 }
 
 void EventLoop::Add(const std::shared_ptr<Connection>& connection) { connections_.insert(connection); }

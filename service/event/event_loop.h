@@ -16,6 +16,7 @@
 #include "service/dispatch/blocking_pool.h"
 #include "service/dispatch/request_router.h"
 #include "service/dispatch/server_options.h"
+#include "service/event/deadline_lanes.h"
 #include "service/soap/operations.h"
 #include "service/soap/soap_engine.h"
 #include "service/store/group_commit.h"
@@ -64,6 +65,14 @@ class EventLoop {
   void Add(const std::shared_ptr<Connection>& connection);
   void Remove(const std::shared_ptr<Connection>& connection);
 
+  // A connection's deadline (header, body, idle...): `entry` expires `after` from now, on this loop. One
+  // timer for every connection: no timer operation per phase change (see DeadlineLanes).
+  void ArmDeadline(DeadlineLanes::Entry* entry, std::chrono::milliseconds after);
+  void DisarmDeadline(DeadlineLanes::Entry* entry);
+
+  // The most deadlines one turn of the loop expires before other connections' work runs again.
+  static constexpr size_t kExpiriesPerTurn = 16;
+
  private:
   const ServerOptions& options_;
   boost::asio::io_context io_{1};
@@ -80,6 +89,13 @@ class EventLoop {
   boost::asio::steady_timer tick_{io_};
   std::atomic<int64_t> last_tick_ns_{0};
   void Tick();
+  // Declared after connections_: a connection's entry is never destroyed after its lanes are.
+  DeadlineLanes deadlines_;
+  boost::asio::steady_timer deadline_timer_{io_};
+  int64_t deadline_timer_due_ns_ = DeadlineLanes::kNever;  // when it fires (kNever: not set)
+  void SetDeadlineTimer(int64_t due_ns);
+  // The timer fired (or a turn's budget ran out): expires what is due, then sleeps until the next.
+  void ExpireDeadlines();
 };
 
 }  // namespace lather

@@ -12,18 +12,25 @@ int SoapVersionOfContentType(std::string_view content_type) {
 }
 
 void AppendXmlEscaped(std::string_view text, std::string* out) {
-  for (char c : text) {
+  // Runs of plain characters are appended whole (a reason is mostly plain text); each special one is replaced.
+  size_t plain = 0;  // start of the current run
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    const char* replacement = nullptr;
     switch (c) {
-      case '&': out->append("&amp;"); break;
-      case '<': out->append("&lt;"); break;
-      case '>': out->append("&gt;"); break;
-      case '"': out->append("&quot;"); break;
+      case '&': replacement = "&amp;"; break;
+      case '<': replacement = "&lt;"; break;
+      case '>': replacement = "&gt;"; break;
+      case '"': replacement = "&quot;"; break;
       default:
         // Control characters are not allowed in XML 1.0; they never appear in our reasons.
-        if (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n') out->push_back('?');
-        else out->push_back(c);
+        if (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n') replacement = "?";
     }
+    if (replacement == nullptr) continue;
+    out->append(text.data() + plain, i - plain).append(replacement);
+    plain = i + 1;
   }
+  out->append(text.data() + plain, text.size() - plain);
 }
 
 void AppendFaultEnvelope(int soap_version, bool sender_fault, std::string_view reason, std::string* out) {

@@ -46,6 +46,26 @@ long MinorFaults(pid_t pid) {
   return std::stol(field);
 }
 
+bool WaitAllThreadsStopped(pid_t pid, int max_wait_ms) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(max_wait_ms);
+  const std::string tasks = "/proc/" + std::to_string(pid) + "/task";
+  for (;;) {
+    bool all = true;
+    std::error_code ec;
+    for (auto it = std::filesystem::directory_iterator(tasks, ec); !ec && it != std::filesystem::directory_iterator();
+         it.increment(ec)) {
+      std::ifstream in(it->path() / "stat");
+      std::string line;
+      std::getline(in, line);
+      const size_t close = line.rfind(')');
+      if (close == std::string::npos || close + 2 >= line.size() || line[close + 2] != 'T') all = false;
+    }
+    if (all && !ec) return true;
+    if (std::chrono::steady_clock::now() > deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+}
+
 long OpenFds(pid_t pid) {
   long n = 0;
   std::error_code ec;

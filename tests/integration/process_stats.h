@@ -21,6 +21,10 @@ long OpenFds(pid_t pid);
 // User + system CPU time `pid` has used so far, in seconds (from /proc/PID/stat), -1 if unreadable.
 double CpuSeconds(pid_t pid);
 
+// Waits (up to `max_wait_ms`) until every thread of `pid` is stopped (state T, after a SIGSTOP: kill()
+// returns before the signal has stopped them); false if they were not by then.
+bool WaitAllThreadsStopped(pid_t pid, int max_wait_ms = 5000);
+
 // Waits (up to `max_wait_ms`) until the open descriptors of `pid` stop changing or drop to at most
 // `at_most` (when >= 0), and returns the count then.
 long SettledFds(pid_t pid, long at_most = -1, int max_wait_ms = 5000);

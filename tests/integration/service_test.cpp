@@ -3,6 +3,7 @@
 #include <pugixml.hpp>
 
 #include <chrono>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <cstdlib>
@@ -561,6 +562,59 @@ TEST_CASE("an IncCounter queued for the store's writer waits for its commit, a s
   std::set<std::string> values = {ElementText(a.body, "result"), ElementText(b.body, "result")};
   CHECK(values == std::set<std::string>{"1", "2"});
   CHECK(Counter(service, "slow-commit") == 2);
+}
+
+TEST_CASE("a request over --max-queue-wait is refused on its head: 503 before its body has come, the body dropped",
+          "[integration][limits]") {
+  // The event engine decides on the head (issue 20): the answer does not depend on the body, so it is not read
+  // into memory, only dropped from the socket as it arrives, and the connection goes on with the next request.
+  const char* engine = std::getenv("LATHER_TEST_ENGINE");
+  if (engine != nullptr && std::string(engine) == "classic") return;  // the classic engine reads the body first
+  ServiceProcess service("", {"--max-queue-wait", "100"});
+  const std::string inc = Envelope(kEnv11, "<l:IncCounter><l:name>refused-on-head</l:name></l:IncCounter>");
+  const std::string request = SoapPost(kSoap11Type, inc);
+  const size_t head_end = request.find("\r\n\r\n") + 4;
+  const std::string first_part = request.substr(0, head_end + 40), rest = request.substr(head_end + 40);
+  lather::test::RawConnection keep_alive(service.port()), expecting(service.port());
+  REQUIRE(keep_alive.Send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"));  // both accepted before the stop
+  REQUIRE(keep_alive.Receive().status == 200);
+  REQUIRE(expecting.Send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"));
+  REQUIRE(expecting.Receive().status == 200);
+
+  REQUIRE(::kill(service.pid(), SIGSTOP) == 0);  // the requests wait in their sockets, over the limit
+  REQUIRE(lather::test::WaitAllThreadsStopped(service.pid()));
+  REQUIRE(keep_alive.Send(first_part));
+  std::string continue_head = first_part;
+  continue_head.insert(continue_head.find("\r\n") + 2, "Expect: 100-continue\r\n");
+  REQUIRE(expecting.Send(continue_head));
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  REQUIRE(::kill(service.pid(), SIGCONT) == 0);
+
+  // Answered with most of the body still unsent (a service that waited for it would time out here).
+  const RawResponse refused = keep_alive.Receive();
+  CHECK(refused.status == 503);
+  CHECK(refused.Header("retry-after") == "1");
+  CHECK(refused.Header("connection") != "close");
+  CHECK(refused.body.find("over the limit of 100 ms") != std::string::npos);
+  // The rest of its body, in two pieces, then a pipelined request in the same write as the second piece.
+  REQUIRE(keep_alive.Send(rest.substr(0, 10)));
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  REQUIRE(keep_alive.Send(rest.substr(10) + SoapPost(kSoap11Type, Envelope(kEnv11, "<l:HelloWorld/>"))));
+  const RawResponse next = keep_alive.Receive();
+  CHECK(next.status == 200);
+  CHECK(ElementText(next.body, "result").find("Hello") != std::string::npos);
+
+  // A client that expects 100-continue may never send the body: its 503 closes the connection.
+  const RawResponse closing = expecting.Receive();
+  CHECK(closing.status == 503);
+  CHECK(closing.Header("connection") == "close");
+  REQUIRE(expecting.Send(rest));  // read and dropped while the connection lingers, then closed
+  CHECK(expecting.Receive().closed);
+
+  CHECK(Counter(service, "refused-on-head") == 0);  // neither refused increment ran
+  const std::string metrics = SendRaw(service.port(), "GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n").body;
+  CHECK(MetricValue(metrics, "lather_http_rejections_total{status=\"503\"}") == 2);
+  CHECK(MetricValue(metrics, "lather_busy_answer_seconds_count") == 2);
 }
 
 TEST_CASE("one connection more than --max-connections is answered 503 and closed, and the others keep working",
