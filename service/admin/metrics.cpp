@@ -93,6 +93,8 @@ void LoopMetrics::AddTo(LoopMetrics* total) const {
   add(open_connections_, total->open_connections_);
   add(connections_accepted_, total->connections_accepted_);
   add(in_flight_, total->in_flight_);
+  add(refusal_cpu_nanos_, total->refusal_cpu_nanos_);
+  add(refusals_timed_, total->refusals_timed_);
 }
 
 void RenderHistogram(const std::vector<const LoopMetrics*>& loops, TimeHistogram LoopMetrics::*member,
@@ -143,6 +145,14 @@ std::string RenderMetrics(const std::vector<const LoopMetrics*>& loops, size_t p
   RenderHistogram(loops, &LoopMetrics::busy_, "lather_busy_answer_seconds",
                   "Server time spent answering 503 to requests that waited over --max-queue-wait.", &out);
 
+  Header(&out, "lather_refusal_cpu_seconds_total", "counter",
+         "Loop CPU (the thread's own clock) of connection wake-ups that answered only busy refusals, from the first "
+         "read to the write of the 503s: reading, framing, the decision, dropping the bodies, writing. Divided by "
+         "lather_refusals_timed_total: what one refusal costs (less the wake-up itself, which is not timed).");
+  const uint64_t refusal_nanos = sum([](const LoopMetrics& m) -> const auto& { return m.refusal_cpu_nanos_; });
+  out.append("lather_refusal_cpu_seconds_total ").append(Number(static_cast<double>(refusal_nanos) / 1e9)).append("\n");
+  Header(&out, "lather_refusals_timed_total", "counter", "The 503s answered in the wake-ups lather_refusal_cpu_seconds_total timed.");
+  out.append("lather_refusals_timed_total ").append(std::to_string(sum([](const LoopMetrics& m) -> const auto& { return m.refusals_timed_; }))).append("\n");
   Header(&out, "lather_requests_in_flight", "gauge", "SOAP requests being executed or waiting for the pool now.");
   out.append("lather_requests_in_flight ").append(std::to_string(sum([](const LoopMetrics& m) -> const auto& { return m.in_flight_; }))).append("\n");
   Header(&out, "lather_pool_queued", "gauge", "Requests waiting for a blocking-pool thread now (store calls, large echoes).");

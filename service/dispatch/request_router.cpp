@@ -99,6 +99,7 @@ void RequestRouter::Busy(double waited_seconds, std::string_view content_type, b
   AppendResponseHead(503, version == 2 ? kSoap12ContentType : kSoap11ContentType, response->body.size(), keep_alive,
                      "Retry-After: 1\r\n", &response->head);
   response->close = !keep_alive;
+  response->busy = true;
   shedding_ = true;
   metrics_->RecordBusyAnswer(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
 }

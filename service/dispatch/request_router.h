@@ -22,6 +22,7 @@ struct HttpResponse {
   std::string head;
   std::string body;
   bool close = false;  // close the connection after writing
+  bool busy = false;   // a 503 for waiting over --max-queue-wait (RequestRouter::Busy)
   // Set when the request must run on the blocking pool: `call` (which points into the request
   // buffer) is to be served there, and the head written when it is done.
   bool deferred = false;
@@ -38,6 +39,7 @@ struct HttpResponse {
     head.clear();
     body.clear();
     close = false;
+    busy = false;
     deferred = false;
     increment = false;
   }

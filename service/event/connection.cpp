@@ -15,6 +15,7 @@
 
 #include "common/log.h"
 #include "common/log_limiter.h"
+#include "common/clock.h"
 #include "service/event/event_loop.h"
 #include "service/http/stamped_receive.h"
 #include "service/memory/memory_return.h"
@@ -135,6 +136,7 @@ void Connection::OnDeadline() {
 }
 
 void Connection::Read() {
+  wake_cpu_ns_ = 0;  // the wake-up ends here without a write: nothing to time
   if (tls_) return ReadTls();
   // Wait for readability without a buffer: an idle keep-alive connection holds no read buffer.
   socket_.async_wait(boost::asio::ip::tcp::socket::wait_read,
@@ -146,6 +148,11 @@ void Connection::OnReadable(const boost::system::error_code& error) {
   if (error) return Close();
   if (phase_ == Phase::kLingering) return Drain();
   if (discard_left_ > 0) return DiscardBody();
+  if (wake_cpu_ns_ == 0 && loop_->router().shedding()) {  // time this wake-up: it may answer only refusals
+    wake_cpu_ns_ = ThreadCpuNanos();
+    wake_refused_ = 0;
+    wake_served_ = false;
+  }
   // A large body announced by Content-Length gets its whole buffer at once (growing by doubling would
   // copy it again and again on the loop), and one wake-up reads at most kMaxReadPerWake of it, so that
   // a 30 MB upload shares the loop with the quick calls of other connections.
@@ -226,6 +233,11 @@ bool Connection::Queue(size_t consumed) {
   }
   in_.Consume(consumed);
   parser_.Reset();
+  if (response_.busy) {
+    ++wake_refused_;
+  } else {
+    wake_served_ = true;
+  }
   continue_sent_ = false;
   if (response_.close || loop_->stopping() || response_.body.size() > kCoalesceBytes) {
     close_after_write_ = response_.close || loop_->stopping();
@@ -421,6 +433,14 @@ void Connection::Flush(bool with_response) {
                            [self = shared_from_this()](const boost::system::error_code& error, size_t bytes) {
                              self->OnWritten(error, bytes);
                            });
+  if (wake_cpu_ns_ != 0) NoteRefusalCost();  // the write above has been tried already (Asio writes at once)
+}
+
+void Connection::NoteRefusalCost() {
+  if (wake_refused_ > 0 && !wake_served_) {
+    loop_->metrics().RecordRefusalCost(static_cast<uint64_t>(ThreadCpuNanos() - wake_cpu_ns_), wake_refused_);
+  }
+  wake_cpu_ns_ = 0;
 }
 
 void Connection::ReleaseBuffers() {

@@ -615,6 +615,25 @@ TEST_CASE("a request over --max-queue-wait is refused on its head: 503 before it
   const std::string metrics = SendRaw(service.port(), "GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n").body;
   CHECK(MetricValue(metrics, "lather_http_rejections_total{status=\"503\"}") == 2);
   CHECK(MetricValue(metrics, "lather_busy_answer_seconds_count") == 2);
+
+  // Once the loop is shedding (the first of these is refused), the next refusal's cost is timed for /metrics.
+  lather::test::RawConnection third(service.port()), fourth(service.port());
+  for (auto* c : {&third, &fourth}) {
+    REQUIRE(c->Send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"));
+    REQUIRE(c->Receive().status == 200);
+  }
+  REQUIRE(::kill(service.pid(), SIGSTOP) == 0);
+  REQUIRE(lather::test::WaitAllThreadsStopped(service.pid()));
+  REQUIRE(third.Send(request));
+  REQUIRE(fourth.Send(request));
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  REQUIRE(::kill(service.pid(), SIGCONT) == 0);
+  CHECK(third.Receive().status == 503);
+  CHECK(fourth.Receive().status == 503);
+  const std::string after = SendRaw(service.port(), "GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n").body;
+  CHECK(MetricValue(after, "lather_refusals_timed_total") >= 1);
+  CHECK(MetricValue(after, "lather_refusal_cpu_seconds_total") > 0);
+  CHECK(MetricValue(after, "lather_refusal_cpu_seconds_total") < 0.01 * MetricValue(after, "lather_refusals_timed_total"));
 }
 
 TEST_CASE("one connection more than --max-connections is answered 503 and closed, and the others keep working",
