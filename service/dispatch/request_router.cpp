@@ -104,6 +104,23 @@ void RequestRouter::Busy(double waited_seconds, std::string_view content_type, b
   metrics_->RecordBusyAnswer(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
 }
 
+bool RequestRouter::AnswerIncrement(const SoapEngine::PendingIncrement& pending, bool keep_alive, int64_t value,
+                                    HttpResponse* response) {
+  const auto started = std::chrono::steady_clock::now();
+  response->Clear();
+  if (!engine_->WriteIncrementAnswer(pending.plain_version, value, &response->body)) return false;
+  if (response->decoded_body.capacity() > 0) FreeBuffer(&response->decoded_body);  // the call is done
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  // As the call served again would be recorded (its queue wait was its first read's, before the writer).
+  metrics_->RecordQueueWait(0.0);
+  metrics_->RecordRequest(SoapEngine::kIncCounterIndex, 0, seconds);
+  metrics_->RecordParseSerialize(0.0, seconds);
+  AppendResponseHead(200, pending.plain_version == 2 ? kSoap12ContentType : kSoap11ContentType, response->body.size(),
+                     keep_alive, "", &response->head);
+  response->close = !keep_alive;
+  return true;
+}
+
 bool RequestRouter::RefuseBusyHead(const HttpRequest& head, bool allow_keep_alive, double waited_seconds,
                                    HttpResponse* response) {
   // Route() and ServeSoap() decide in this order: the resource and method, fault injection, 415, 411, 412, and

@@ -71,6 +71,13 @@ class RequestRouter {
   // Busy() when it had waited too long to be run. response->keep_alive says whether to keep the connection.
   void CompleteDeferred(DeferredResult result, HttpResponse* response);
 
+  // The store's writer answered an IncCounter this router deferred (`pending`) with `value`: fills *response
+  // with the engine's IncCounterResponse for it, written without reading the call again, and records it
+  // as that call's answer. False when the call needs reading again (it had a SOAP Header): then the caller
+  // serves it again with SoapEngine::InjectIncrement and Route().
+  bool AnswerIncrement(const SoapEngine::PendingIncrement& pending, bool keep_alive, int64_t value,
+                       HttpResponse* response);
+
   // SOAP requests that waited longer than `limit_seconds` (> 0) get Busy() instead of being run.
   void set_max_queue_wait(double limit_seconds) { max_queue_wait_ = limit_seconds; }
   // Honour X-Lather-Fault (service/dispatch/fault_injection.h); off by default.

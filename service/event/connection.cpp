@@ -327,6 +327,10 @@ void Connection::FinishIncrement(const GroupCommitter::Answer& answer) {
     result.busy = true;
     result.waited = answer.waited;
     loop_->router().CompleteDeferred(std::move(result), &response_);
+  } else if (answer.status.ok() &&
+             loop_->router().AnswerIncrement(response_.pending_increment, response_.keep_alive && !loop_->stopping(),
+                                             answer.value, &response_)) {
+    // Written from the engine's capture of this answer: the call is not read a second time.
   } else {
     // The same call, served again with the writer's answer: the engine writes the response (or the store's
     // fault) as it would have with the value in hand.

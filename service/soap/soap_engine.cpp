@@ -2,6 +2,7 @@
 
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <exception>
 #include <iterator>
@@ -165,6 +166,7 @@ class SoapEngine::Handler : public LatherSoapService {
       if (!checked.ok()) return engine_->Fault(checked);
       engine_->pending_increment_.name = request->name;
       engine_->pending_increment_.message_id = engine_->has_message_id_ ? engine_->message_id_ : std::string();
+      engine_->pending_increment_.plain_version = soap->header == nullptr ? soap->version : 0;
       engine_->increment_ = true;
       return engine_->Defer();
     }
@@ -309,6 +311,9 @@ SoapOutcome SoapEngine::Serve(const SoapCall& call, std::string* response_body) 
   increment_ = false;
   active_injection_ = std::move(injection_);
   injection_.armed = false;
+  // The writer's answer to an IncCounter read once already: its bytes passed the pre-scans then and have not
+  // changed since (they stay in the connection's buffer until answered), so they are not scanned again.
+  const bool reread = active_injection_.armed;
   auth_failed_ = false;
   security_ = nullptr;
   has_message_id_ = false;
@@ -339,7 +344,7 @@ SoapOutcome SoapEngine::Serve(const SoapCall& call, std::string* response_body) 
       // A call for the pool is read there whole (and faulted there if it must be): reading it here as well
       // would parse it twice. (An IncCounter for the writer is read here: the writer takes its name.)
       Defer();
-    } else if (PreScan(call.body.substr(0, body_content)) && BeginServe() == SOAP_OK) {
+    } else if ((reread || PreScan(call.body.substr(0, body_content))) && BeginServe() == SOAP_OK) {
       envelope_version_ = soap_->version;
       if (soap_->version == 0) {
         RefuseNonEnvelope(prolog.root_name);
@@ -353,7 +358,7 @@ SoapOutcome SoapEngine::Serve(const SoapCall& call, std::string* response_body) 
           handler_->dispatch();
         } else if (ReadPosition() == body_content && NextElementIs(call.body, body_content, "EchoDataSamples", scope_)) {
           ServeEcho(body_content);
-        } else if (PreScan(call.body.substr(body_content))) {
+        } else if (reread || PreScan(call.body.substr(body_content))) {
           handler_->dispatch();
         }
       }
@@ -415,6 +420,44 @@ bool SoapEngine::PreScan(std::string_view part) {
 size_t SoapEngine::ReadPosition() const {
   if (soap_->ahead != 0) return std::string_view::npos;  // a character read and put back: not a byte offset
   return read_offset_ - soap_->buflen + soap_->bufidx;
+}
+
+bool SoapEngine::WriteIncrementAnswer(int version, int64_t value, std::string* body) {
+  if (version != 1 && version != 2) return false;
+  AnswerTemplate& answer = increment_answer_[version - 1];
+  if (!answer.tried) CaptureIncrementAnswer(version, &answer);
+  if (!answer.ok) return false;
+  char digits[24];
+  const int length = std::snprintf(digits, sizeof digits, "%lld", static_cast<long long>(value));
+  body->append(answer.before).append(digits, static_cast<size_t>(length)).append(answer.after);
+  return true;
+}
+
+void SoapEngine::CaptureIncrementAnswer(int version, AnswerTemplate* capture) {
+  capture->tried = true;
+  // A value no counter reaches in practice and that gSOAP writes as these digits only once in the envelope.
+  constexpr int64_t kMarker = 7306142925071839241;
+  const std::string envelope_ns =
+      version == 2 ? "http://www.w3.org/2003/05/soap-envelope" : "http://schemas.xmlsoap.org/soap/envelope/";
+  const std::string request = "<?xml version=\"1.0\" encoding=\"UTF-8\"?><e:Envelope xmlns:e=\"" + envelope_ns +
+                              "\"><e:Body><l:IncCounter xmlns:l=\"urn:lather:v1\"><l:name>answer</l:name>"
+                              "</l:IncCounter></e:Body></e:Envelope>";
+  SoapCall call;
+  call.body = request;
+  call.content_type_version = version;
+  InjectIncrement(Status::Ok(), kMarker);
+  std::string out;
+  const SoapOutcome outcome = Serve(call, &out);
+  const std::string marker = std::to_string(kMarker);
+  const size_t at = out.find(marker);
+  if (outcome.http_status != 200 || outcome.soap_version != version || at == std::string::npos ||
+      out.find(marker, at + 1) != std::string::npos) {
+    LogLine("IncCounter answers are served twice (the answer's capture failed for SOAP " + std::to_string(version) + ")");
+    return;
+  }
+  capture->before = out.substr(0, at);
+  capture->after = out.substr(at + marker.size());
+  capture->ok = true;
 }
 
 int SoapEngine::BeginServe() {

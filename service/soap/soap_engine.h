@@ -90,12 +90,21 @@ class SoapEngine {
   struct PendingIncrement {
     std::string name;
     std::string message_id;
+    // 1 or 2 when the request had no SOAP Header: its answer does not depend on it beyond its SOAP version,
+    // so WriteIncrementAnswer() can write it; 0 otherwise (the call is served again with InjectIncrement).
+    int plain_version = 0;
   };
   const PendingIncrement& pending_increment() const { return pending_increment_; }
+  static constexpr size_t kIncCounterIndex = 2;  // in kMetricOperations
   // For the next Serve() only.
   void InjectIncrement(Status status, int64_t value) {
     injection_ = {std::move(status), value, true};
   }
+  // Appends the IncCounterResponse envelope of SOAP `version` (1 or 2) with `value`: gSOAP's own bytes for
+  // that answer, captured once per version by serving a headerless IncCounter with an injected marker value,
+  // then copied with the value in its place (no second read of the call). False if `version` is not 1 or 2,
+  // or the capture failed; then nothing is appended. Not during a Serve().
+  bool WriteIncrementAnswer(int version, int64_t value, std::string* body);
 
  private:
   class Handler;
@@ -135,7 +144,6 @@ class SoapEngine {
   void TakeSecurityHeader(bool header_read);
   // The name of operation `operation` (index in kMetricOperations).
   static const char* OperationName(size_t operation);
-  static constexpr size_t kIncCounterIndex = 2;  // in kMetricOperations
   int Fault(const Status& status);
   // Marks the call deferred and stops the dispatch (defer_blocking engines only).
   int Defer();
@@ -185,6 +193,15 @@ class SoapEngine {
     bool armed = false;
   };
   Injection injection_;         // set by InjectIncrement() for the next Serve()
+  // WriteIncrementAnswer's captures, per SOAP version: the envelope before and after the value; `tried` once
+  // built (or failed: then `ok` stays false).
+  struct AnswerTemplate {
+    std::string before, after;
+    bool tried = false;
+    bool ok = false;
+  };
+  AnswerTemplate increment_answer_[2];
+  void CaptureIncrementAnswer(int version, AnswerTemplate* capture);
   Injection active_injection_;  // this Serve's
   struct soap* soap_;
   std::unique_ptr<Handler> handler_;
