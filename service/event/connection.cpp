@@ -13,9 +13,9 @@
 #include <chrono>
 #include <optional>
 
+#include "common/clock.h"
 #include "common/log.h"
 #include "common/log_limiter.h"
-#include "common/clock.h"
 #include "service/event/event_loop.h"
 #include "service/http/stamped_receive.h"
 #include "service/memory/memory_return.h"
@@ -265,19 +265,14 @@ void Connection::DiscardBody() {
   // MSG_TRUNC on a TCP socket drops the bytes instead of copying them out (tcp(7)); it never takes more than
   // this request's, so a pipelined request behind it stays in the socket.
   const ssize_t n = ::recv(socket_.native_handle(), nullptr, discard_left_, MSG_TRUNC | MSG_DONTWAIT);
-  if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) {
-    if (!out_.empty()) return Flush(false);  // the answer goes now; the rest of the body after it
-    SetPhase(Phase::kBody);
-    return Read();
+  if (n > 0) {
+    loop_->metrics().AddBytesReceived(static_cast<size_t>(n));
+    discard_left_ -= static_cast<uint64_t>(n);
+  } else if (n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) {
+    return Close();  // the client is gone
   }
-  if (n <= 0) return Close();  // the client is gone
-  loop_->metrics().AddBytesReceived(static_cast<size_t>(n));
-  discard_left_ -= static_cast<uint64_t>(n);
-  if (discard_left_ > 0) {  // the rest is not here yet
-    if (!out_.empty()) return Flush(false);
-    SetPhase(Phase::kBody);
-    return Read();
-  }
+  // The rest is not here yet: in_ is empty, so Process() writes the answers and waits under the body deadline.
+  if (discard_left_ > 0) return Process();
   // Dropped: read the next request at once (a pipelining client has often sent it), so that the answers of
   // several refusals go out in one write, unless enough are waiting already.
   if (out_.size() >= kCoalesceBytes) return Flush(false);

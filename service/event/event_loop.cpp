@@ -53,10 +53,7 @@ void EventLoop::BeginStop() {
   work_.reset();
   boost::system::error_code ignored;
   tick_.cancel(ignored);
-  if (deadlines_.armed_count() == 0) {  // nothing to wait for: lets io_.run() return
-    deadline_timer_.cancel(ignored);
-    deadline_timer_due_ns_ = DeadlineLanes::kNever;
-  }
+  if (deadlines_.armed_count() == 0) CancelDeadlineTimer();  // nothing to wait for: lets io_.run() return
   // Copy: closing a connection removes it from the set.
   const std::vector<std::shared_ptr<Connection>> connections(connections_.begin(), connections_.end());
   for (const auto& connection : connections) {
@@ -77,11 +74,13 @@ void EventLoop::ArmDeadline(DeadlineLanes::Entry* entry, std::chrono::millisecon
 
 void EventLoop::DisarmDeadline(DeadlineLanes::Entry* entry) {
   deadlines_.Disarm(entry);
-  if (stopping_ && deadlines_.armed_count() == 0) {
-    boost::system::error_code ignored;
-    deadline_timer_.cancel(ignored);  // nothing left to wait for: let the stopping loop end
-    deadline_timer_due_ns_ = DeadlineLanes::kNever;
-  }
+  if (stopping_ && deadlines_.armed_count() == 0) CancelDeadlineTimer();  // let the stopping loop end
+}
+
+void EventLoop::CancelDeadlineTimer() {
+  boost::system::error_code ignored;
+  deadline_timer_.cancel(ignored);
+  deadline_timer_due_ns_ = DeadlineLanes::kNever;
 }
 
 void EventLoop::SetDeadlineTimer(int64_t due_ns) {

@@ -94,6 +94,7 @@ class EventLoop {
   boost::asio::steady_timer deadline_timer_{io_};
   int64_t deadline_timer_due_ns_ = DeadlineLanes::kNever;  // when it fires (kNever: not set)
   void SetDeadlineTimer(int64_t due_ns);
+  void CancelDeadlineTimer();
   // The timer fired (or a turn's budget ran out): expires what is due, then sleeps until the next.
   void ExpireDeadlines();
 };
