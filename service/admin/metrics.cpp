@@ -148,7 +148,8 @@ std::string RenderMetrics(const std::vector<const LoopMetrics*>& loops, size_t p
   Header(&out, "lather_refusal_cpu_seconds_total", "counter",
          "Loop CPU (the thread's own clock) of connection wake-ups that answered only busy refusals, from the first "
          "read to the write of the 503s: reading, framing, the decision, dropping the bodies, writing. Divided by "
-         "lather_refusals_timed_total: what one refusal costs (less the wake-up itself, which is not timed).");
+         "lather_refusals_timed_total: what one refusal costs (less the wake-up itself, which is not timed). One "
+         "such wake-up in 16 is timed (the thread's clock is a system call).");
   const uint64_t refusal_nanos = sum([](const LoopMetrics& m) -> const auto& { return m.refusal_cpu_nanos_; });
   out.append("lather_refusal_cpu_seconds_total ").append(Number(static_cast<double>(refusal_nanos) / 1e9)).append("\n");
   Header(&out, "lather_refusals_timed_total", "counter", "The 503s answered in the wake-ups lather_refusal_cpu_seconds_total timed.");

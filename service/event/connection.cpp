@@ -139,8 +139,19 @@ void Connection::Read() {
   wake_cpu_ns_ = 0;  // the wake-up ends here without a write: nothing to time
   if (tls_) return ReadTls();
   // Wait for readability without a buffer: an idle keep-alive connection holds no read buffer.
-  socket_.async_wait(boost::asio::ip::tcp::socket::wait_read,
-                     [self = shared_from_this()](const boost::system::error_code& error) { self->OnReadable(error); });
+  socket_.async_wait(boost::asio::ip::tcp::socket::wait_read, [self = shared_from_this()](const boost::system::error_code& error) {
+    self->BeginWake();
+    self->OnReadable(error);
+  });
+}
+
+void Connection::BeginWake() {
+  // Time this wake-up (one in EventLoop::kRefusalTimingEvery while shedding): it may answer only refusals.
+  if (loop_->router().shedding() && loop_->TimeThisRefusalWake()) {
+    wake_cpu_ns_ = ThreadCpuNanos();
+    wake_refused_ = 0;
+    wake_served_ = false;
+  }
 }
 
 void Connection::OnReadable(const boost::system::error_code& error) {
@@ -148,11 +159,6 @@ void Connection::OnReadable(const boost::system::error_code& error) {
   if (error) return Close();
   if (phase_ == Phase::kLingering) return Drain();
   if (discard_left_ > 0) return DiscardBody();
-  if (wake_cpu_ns_ == 0 && loop_->router().shedding()) {  // time this wake-up: it may answer only refusals
-    wake_cpu_ns_ = ThreadCpuNanos();
-    wake_refused_ = 0;
-    wake_served_ = false;
-  }
   // A large body announced by Content-Length gets its whole buffer at once (growing by doubling would
   // copy it again and again on the loop), and one wake-up reads at most kMaxReadPerWake of it, so that
   // a 30 MB upload shares the loop with the quick calls of other connections.
