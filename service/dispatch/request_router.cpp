@@ -1,5 +1,6 @@
 #include "service/dispatch/request_router.h"
 
+#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -86,16 +87,53 @@ void RequestRouter::Reject(int status, std::string_view reason, std::string_view
   response->close = true;
 }
 
+namespace {
+
+constexpr std::string_view kBusyReasonHead = "the server is busy: this request waited ";
+
+// The Server/Receiver fault envelope of each SOAP version around its reason, split at a marker that escaping
+// leaves as it is (the reason Busy() puts between the halves has nothing to escape: digits and fixed words).
+// Built once (a function-local static: thread-safe).
+struct BusyEnvelopes {
+  std::string before[2], after[2];
+  BusyEnvelopes() {
+    constexpr std::string_view kMarker = "LATHER-BUSY-REASON";
+    for (int version : {1, 2}) {
+      std::string envelope;
+      AppendFaultEnvelope(version, false, kMarker, &envelope);
+      const size_t at = envelope.find(kMarker);
+      before[version - 1] = envelope.substr(0, at);
+      after[version - 1] = envelope.substr(at + kMarker.size());
+    }
+  }
+};
+
+const BusyEnvelopes& Envelopes() {
+  static const BusyEnvelopes envelopes;
+  return envelopes;
+}
+
+}  // namespace
+
+void RequestRouter::set_max_queue_wait(double limit_seconds) {
+  max_queue_wait_ = limit_seconds;
+  busy_reason_tail_ = " ms for its turn, over the limit of " + std::to_string(std::lround(limit_seconds * 1000)) +
+                      " ms; retry later";
+}
+
 void RequestRouter::Busy(double waited_seconds, std::string_view content_type, bool keep_alive,
                          std::chrono::steady_clock::time_point started, HttpResponse* response) {
   response->Clear();
   metrics_->RecordRejection(503);
   const int version = SoapVersionOfContentType(content_type) == 2 ? 2 : 1;
-  AppendFaultEnvelope(version, false,
-                      "the server is busy: this request waited " + std::to_string(std::lround(waited_seconds * 1000)) +
-                          " ms for its turn, over the limit of " + std::to_string(std::lround(max_queue_wait_ * 1000)) +
-                          " ms; retry later",
-                      &response->body);
+  char waited[24];
+  const size_t waited_size = static_cast<size_t>(
+      std::to_chars(waited, waited + sizeof(waited), std::lround(waited_seconds * 1000)).ptr - waited);
+  std::string& body = response->body;
+  const std::string& before = Envelopes().before[version - 1];
+  const std::string& after = Envelopes().after[version - 1];
+  body.reserve(before.size() + kBusyReasonHead.size() + sizeof(waited) + busy_reason_tail_.size() + after.size());
+  body.append(before).append(kBusyReasonHead).append(waited, waited_size).append(busy_reason_tail_).append(after);
   AppendResponseHead(503, version == 2 ? kSoap12ContentType : kSoap11ContentType, response->body.size(), keep_alive,
                      "Retry-After: 1\r\n", &response->head);
   response->close = !keep_alive;

@@ -79,7 +79,7 @@ class RequestRouter {
                        HttpResponse* response);
 
   // SOAP requests that waited longer than `limit_seconds` (> 0) get Busy() instead of being run.
-  void set_max_queue_wait(double limit_seconds) { max_queue_wait_ = limit_seconds; }
+  void set_max_queue_wait(double limit_seconds);
   // Honour X-Lather-Fault (service/dispatch/fault_injection.h); off by default.
   void set_fault_injection(bool on) { fault_injection_ = on; }
   double max_queue_wait() const { return max_queue_wait_; }
@@ -120,6 +120,8 @@ class RequestRouter {
   size_t long_body_bytes_;
   double max_queue_wait_ = 0;
   bool shedding_ = false;
+  // Busy()'s reason after the wait's digits (it names the limit); the envelope around it is built once.
+  std::string busy_reason_tail_ = " ms for its turn, over the limit of 0 ms; retry later";
   bool serve_metrics_ = true;
   size_t max_decoded_bytes_ = HttpLimits().max_body_bytes;
   std::function<std::string()> render_metrics_;

@@ -1,0 +1,51 @@
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <string>
+
+#include "service/admin/metrics.h"
+#include "service/dispatch/request_router.h"
+#include "service/soap/fault_envelope.h"
+#include "service/soap/operations.h"
+#include "service/soap/soap_engine.h"
+
+using lather::HttpResponse;
+using lather::LoopMetrics;
+using lather::Operations;
+using lather::RequestRouter;
+using lather::SoapEngine;
+using lather::SoapEngineLimits;
+
+TEST_CASE("a busy answer is the fault envelope of the request's SOAP version with the wait and the limit",
+          "[service][dispatch]") {
+  Operations operations(nullptr);
+  SoapEngine engine(&operations, SoapEngineLimits(), true);
+  LoopMetrics metrics;
+  RequestRouter router(&engine, &metrics, "127.0.0.1:8080", 1 << 20);
+  router.set_max_queue_wait(0.05);
+  struct Case {
+    const char* content_type;
+    int version;
+    double waited;
+    const char* waited_text;
+  };
+  for (const Case& c : {Case{"text/xml; charset=utf-8", 1, 0.0734, "73"}, Case{"application/soap+xml", 2, 1.5, "1500"},
+                        Case{"text/xml", 1, 12345.678, "12345678"}}) {
+    INFO(c.content_type << ", waited " << c.waited);
+    HttpResponse response;
+    router.Busy(c.waited, c.content_type, true, std::chrono::steady_clock::now(), &response);
+    std::string expected;
+    lather::AppendFaultEnvelope(c.version, false,
+                                std::string("the server is busy: this request waited ") + c.waited_text +
+                                    " ms for its turn, over the limit of 50 ms; retry later",
+                                &expected);
+    CHECK(response.body == expected);
+    CHECK(response.busy);
+    CHECK_FALSE(response.close);
+    CHECK(response.head.rfind("HTTP/1.1 503 ", 0) == 0);
+    CHECK(response.head.find("Retry-After: 1\r\n") != std::string::npos);
+    CHECK(response.head.find("Content-Length: " + std::to_string(expected.size()) + "\r\n") != std::string::npos);
+    CHECK(response.head.find(c.version == 2 ? "application/soap+xml" : "text/xml") != std::string::npos);
+  }
+  CHECK(router.shedding());
+}
