@@ -86,21 +86,42 @@ bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
   return a.size() == b.size() && StartsWithIgnoreCase(a, b);
 }
 
+namespace {
+
+// The end of the parameter that starts at `from`: the next ';' outside a quoted-string (RFC 9110 5.6.4: a
+// quoted-string may hold ';', and a backslash quotes the next character), or the end.
+size_t ParameterEnd(std::string_view text, size_t from) {
+  bool quoted = false;
+  for (size_t i = from; i < text.size(); ++i) {
+    const char c = text[i];
+    if (quoted && c == '\\') {
+      ++i;
+    } else if (c == '"') {
+      quoted = !quoted;
+    } else if (c == ';' && !quoted) {
+      return i;
+    }
+  }
+  return text.size();
+}
+
+}  // namespace
+
 std::string_view ContentTypeParameter(std::string_view content_type, std::string_view name) {
-  size_t semi = content_type.find(';');
-  while (semi != std::string_view::npos) {
-    std::string_view rest = content_type.substr(semi + 1);
-    const size_t next = rest.find(';');
-    std::string_view param = Trim(rest.substr(0, next));
+  size_t semi = ParameterEnd(content_type, 0);  // the media type holds no quoted-string
+  while (semi < content_type.size()) {
+    const size_t end = ParameterEnd(content_type, semi + 1);
+    std::string_view param = Trim(content_type.substr(semi + 1, end - semi - 1));
     const size_t eq = param.find('=');
-    if (eq != std::string_view::npos && eq == name.size() && StartsWithIgnoreCase(param, name)) {
+    if (eq != std::string_view::npos && Trim(param.substr(0, eq)).size() == name.size() &&
+        StartsWithIgnoreCase(param, name)) {
       std::string_view value = Trim(param.substr(eq + 1));
       if (value.size() >= 2 && value.front() == '"' && value.back() == '"') {
         value = value.substr(1, value.size() - 2);
       }
       return value;
     }
-    semi = next == std::string_view::npos ? next : semi + 1 + next;
+    semi = end;
   }
   return {};
 }
