@@ -14,7 +14,7 @@ TEST_CASE("a Content-Type parameter is found by name, case-insensitively, its qu
   CHECK(ContentTypeParameter("application/soap+xml; actions=\"urn:b\"", "action").empty());
 }
 
-TEST_CASE("a ';' inside a quoted Content-Type parameter does not end it (RFC 9110 5.6.4)", "[service][http]") {
+TEST_CASE("a semicolon inside a quoted Content-Type parameter does not end it (RFC 9110 5.6.4)", "[service][http]") {
   CHECK(ContentTypeParameter("application/soap+xml; action=\"urn:a;b=c\"; charset=utf-8", "action") == "urn:a;b=c");
   CHECK(ContentTypeParameter("application/soap+xml; action=\"urn:a;charset=latin1\"; charset=utf-8", "charset") ==
         "utf-8");
