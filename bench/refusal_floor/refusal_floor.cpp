@@ -12,7 +12,7 @@
 // Output: one line per variant, "variant <name> <microseconds per refusal>", for bench/overload to parse.
 //
 // usage: lather-refusal-floor [--connections N] [--bursts N] [--request-bytes N] [--answer-bytes N]
-//                             [--server-cpu N] [--client-cpu N]
+//                             [--server-cpu N] [--client-cpu N]   (--help: each flag and its default)
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -35,15 +35,20 @@
 #include <thread>
 #include <vector>
 
+#include "common/clock.h"
+#include "common/flag_parser.h"
+
 namespace {
 
+using lather::ThreadCpuNanos;
+
 struct Options {
-  int connections = 400;
-  int bursts = 20;
-  size_t request_bytes = 19315;
-  size_t answer_bytes = 540;
-  int server_cpu = 0;
-  int client_cpu = 1;
+  int64_t connections = 400;
+  int64_t bursts = 20;
+  int64_t request_bytes = 19315;
+  int64_t answer_bytes = 540;
+  int64_t server_cpu = 0;
+  int64_t client_cpu = 1;
 };
 
 struct Variant {
@@ -72,12 +77,6 @@ void Pin(int cpu) {
   if (pthread_setaffinity_np(pthread_self(), sizeof(set), &set) != 0) Fail("pinning to cpu " + std::to_string(cpu));
 }
 
-int64_t ThreadCpuNanos() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
-}
-
 std::string Request(size_t bytes) {
   std::string head =
       "POST /soap HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/xml; charset=utf-8\r\n"
@@ -91,7 +90,7 @@ std::string Request(size_t bytes) {
 // The server's side of one burst-driven run of a variant; returns the CPU per refusal in microseconds.
 class Floor {
  public:
-  explicit Floor(const Options& options) : options_(options), request_(Request(options.request_bytes)) {
+  explicit Floor(const Options& options) : options_(options), request_(Request(static_cast<size_t>(options.request_bytes))) {
     listener_ = socket(AF_INET, SOCK_STREAM, 0);
     sockaddr_in address{};
     address.sin_family = AF_INET;
@@ -104,14 +103,16 @@ class Floor {
     getsockname(listener_, reinterpret_cast<sockaddr*>(&address), &length);
     address_ = address;
     answer_ = "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/xml; charset=utf-8\r\nRetry-After: 1\r\n";
-    const size_t body = options.answer_bytes > answer_.size() + 30 ? options.answer_bytes - answer_.size() - 30 : 1;
+    const size_t answer_bytes = static_cast<size_t>(options.answer_bytes);
+    const size_t body = answer_bytes > answer_.size() + 30 ? answer_bytes - answer_.size() - 30 : 1;
     answer_ += "Content-Length: " + std::to_string(body) + "\r\n\r\n" + std::string(body, 'y');
   }
 
   double Run(const Variant& variant) {
-    std::vector<int> clients(options_.connections), servers(options_.connections);
+    const int connections = static_cast<int>(options_.connections);
+    std::vector<int> clients(connections), servers(connections);
     const int poll = epoll_create1(0);
-    for (int i = 0; i < options_.connections; ++i) {
+    for (int i = 0; i < connections; ++i) {
       clients[i] = socket(AF_INET, SOCK_STREAM, 0);
       if (connect(clients[i], reinterpret_cast<sockaddr*>(&address_), sizeof(address_)) != 0) Fail("connecting");
       const int one = 1;
@@ -130,7 +131,7 @@ class Floor {
     std::condition_variable cv;
     int burst_go = 0;
     std::thread client([&] {
-      Pin(options_.client_cpu);
+      Pin(static_cast<int>(options_.client_cpu));
       std::vector<char> answer(answer_.size());
       for (int burst = 0; burst < options_.bursts; ++burst) {
         {
@@ -152,7 +153,7 @@ class Floor {
         }
       }
     });
-    Pin(options_.server_cpu);
+    Pin(static_cast<int>(options_.server_cpu));
     int64_t cpu = 0;
     long refused = 0;
     std::vector<epoll_event> events(128);
@@ -167,7 +168,7 @@ class Floor {
       }
       usleep(20000);  // the last segments have been queued
       const int64_t start = ThreadCpuNanos();
-      int left = options_.connections;
+      int left = connections;
       while (left > 0) {
         const int ready = epoll_wait(poll, events.data(), static_cast<int>(events.size()), 1000);
         if (ready <= 0) Fail("waiting for requests");
@@ -225,32 +226,27 @@ class Floor {
 
 int main(int argc, char** argv) {
   Options options;
-  for (int i = 1; i < argc; ++i) {
-    const std::string flag = argv[i];
-    if (flag == "--help" || flag == "-h") {
-      std::printf("usage: lather-refusal-floor [--connections N] [--bursts N] [--request-bytes N] "
-                  "[--answer-bytes N] [--server-cpu N] [--client-cpu N]\n");
-      return 0;
-    }
-    if (i + 1 >= argc) {
-      std::fprintf(stderr, "lather-refusal-floor: %s needs a value\n", flag.c_str());
-      return 2;
-    }
-    const long value = std::strtol(argv[++i], nullptr, 10);
-    if (value <= 0 && flag.find("-cpu") == std::string::npos) {
-      std::fprintf(stderr, "lather-refusal-floor: %s wants a positive number\n", flag.c_str());
-      return 2;
-    }
-    if (flag == "--connections") options.connections = static_cast<int>(value);
-    else if (flag == "--bursts") options.bursts = static_cast<int>(value);
-    else if (flag == "--request-bytes") options.request_bytes = static_cast<size_t>(value);
-    else if (flag == "--answer-bytes") options.answer_bytes = static_cast<size_t>(value);
-    else if (flag == "--server-cpu") options.server_cpu = static_cast<int>(value);
-    else if (flag == "--client-cpu") options.client_cpu = static_cast<int>(value);
-    else {
-      std::fprintf(stderr, "lather-refusal-floor: unknown option %s (see --help)\n", flag.c_str());
-      return 2;
-    }
+  bool help = false;
+  lather::FlagParser flags("lather-refusal-floor [flags]");
+  flags.AddInt("connections", 0, "N", "keep-alive connections, one request each per burst (default 400)", 1, 10000,
+               &options.connections);
+  flags.AddInt("bursts", 0, "N", "bursts per variant (default 20)", 1, 100000, &options.bursts);
+  flags.AddInt("request-bytes", 0, "N", "bytes of each request, head included (default 19315)", 400, 1 << 20,
+               &options.request_bytes);
+  flags.AddInt("answer-bytes", 0, "N", "bytes of each answer (default 540)", 120, 65536, &options.answer_bytes);
+  flags.AddInt("server-cpu", 0, "N", "the server thread's core (default 0)", 0, CPU_SETSIZE - 1, &options.server_cpu);
+  flags.AddInt("client-cpu", 0, "N", "the client thread's core (default 1)", 0, CPU_SETSIZE - 1, &options.client_cpu);
+  flags.AddBool("help", 'h', "print this help", &help);
+  std::vector<std::string> positional;
+  const lather::Status parsed = flags.Parse(argc, argv, &positional);
+  if (help) {
+    std::printf("%s", flags.Usage().c_str());
+    return 0;
+  }
+  if (!parsed.ok() || !positional.empty()) {
+    const std::string why = parsed.ok() ? "unexpected argument " + positional.front() + " (see --help)" : parsed.message();
+    std::fprintf(stderr, "lather-refusal-floor: %s\n", why.c_str());
+    return 2;
   }
   Floor floor(options);
   for (const Variant& variant : kVariants) std::printf("variant %s %.2f\n", variant.name, floor.Run(variant));

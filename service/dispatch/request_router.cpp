@@ -115,10 +115,13 @@ const BusyEnvelopes& Envelopes() {
 
 }  // namespace
 
+std::string RequestRouter::BusyReasonTail(double limit_seconds) {
+  return " ms for its turn, over the limit of " + std::to_string(std::lround(limit_seconds * 1000)) + " ms; retry later";
+}
+
 void RequestRouter::set_max_queue_wait(double limit_seconds) {
   max_queue_wait_ = limit_seconds;
-  busy_reason_tail_ = " ms for its turn, over the limit of " + std::to_string(std::lround(limit_seconds * 1000)) +
-                      " ms; retry later";
+  busy_reason_tail_ = BusyReasonTail(limit_seconds);
 }
 
 void RequestRouter::Busy(double waited_seconds, std::string_view content_type, bool keep_alive,

@@ -121,7 +121,8 @@ class RequestRouter {
   double max_queue_wait_ = 0;
   bool shedding_ = false;
   // Busy()'s reason after the wait's digits (it names the limit); the envelope around it is built once.
-  std::string busy_reason_tail_ = " ms for its turn, over the limit of 0 ms; retry later";
+  static std::string BusyReasonTail(double limit_seconds);
+  std::string busy_reason_tail_ = BusyReasonTail(0);
   bool serve_metrics_ = true;
   size_t max_decoded_bytes_ = HttpLimits().max_body_bytes;
   std::function<std::string()> render_metrics_;

@@ -139,10 +139,11 @@ void Connection::Read() {
   wake_cpu_ns_ = 0;  // the wake-up ends here without a write: nothing to time
   if (tls_) return ReadTls();
   // Wait for readability without a buffer: an idle keep-alive connection holds no read buffer.
-  socket_.async_wait(boost::asio::ip::tcp::socket::wait_read, [self = shared_from_this()](const boost::system::error_code& error) {
-    self->BeginWake();
-    self->OnReadable(error);
-  });
+  socket_.async_wait(boost::asio::ip::tcp::socket::wait_read,
+                     [self = shared_from_this()](const boost::system::error_code& error) {
+                       self->BeginWake();
+                       self->OnReadable(error);
+                     });
 }
 
 void Connection::BeginWake() {
