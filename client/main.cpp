@@ -8,6 +8,7 @@
 #include "client/echo_samples_command.h"
 #include "client/message_id.h"
 #include "client/soap_client.h"
+#include "client/wsdl_command.h"
 #include "common/flag_parser.h"
 
 namespace {
@@ -27,7 +28,13 @@ constexpr char kCommands[] =
     "  get-counter NAME       prints counter NAME (0 if unknown)\n"
     "  echo-samples           sends --count generated samples, checks the echo field by field, prints\n"
     "                         bytes each way and client serialize / server round trip / client parse times\n"
-    "\nexit codes: 0 ok, 1 echo mismatch, 2 SOAP fault, 3 connection error or timeout, 64 usage\n";
+    "\nany SOAP service from its WSDL (docs/wsdl.md):\n"
+    "  --wsdl URL list                      every port's operations: PORT OP(field: type, ...) -> result\n"
+    "  --wsdl URL OPERATION path=value ...  builds the request from the schema (a.b=1, items[2].sku=X,\n"
+    "                                       amount.@currency=EUR, -f input.json), checks every value,\n"
+    "                                       calls the port's address (--url overrides, --port picks)\n"
+    "\nexit codes: 0 ok, 1 echo mismatch (or an answer that is not SOAP), 2 SOAP fault, 3 connection error\n"
+    "or timeout, 4 the WSDL cannot be used, 64 usage or a value the schema refuses (nothing sent)\n";
 
 int Usage(const std::string& message) {
   std::fprintf(stderr, "lather-call: %s\n", message.c_str());
@@ -53,7 +60,17 @@ int main(int argc, char** argv) {
   bool help = false;
   int64_t timeout = options.timeout_seconds;
   lather::FlagParser flags("lather-call [flags] COMMAND [ARG]");
-  flags.AddString("url", 'u', "URL", "service endpoint (default http://127.0.0.1:8080/soap)", &options.url);
+  lather::WsdlCallOptions wsdl;
+  flags.AddValue("url", 'u', "URL", "service endpoint (default http://127.0.0.1:8080/soap; with --wsdl: the port's address)",
+                 [&](const std::string& text) {
+                   options.url = wsdl.endpoint = text;
+                   return lather::Status::Ok();
+                 });
+  flags.AddString("wsdl", 0, "URL", "read the service from this WSDL (http://, https:// or a file): list, or call an "
+                  "OPERATION with path=value fields", &wsdl.wsdl_url);
+  flags.AddString("port", 0, "NAME", "with --wsdl: the port to call (default: the first SOAP 1.1 port)", &wsdl.port);
+  flags.AddString("file", 'f', "FILE.json", "with --wsdl: the operation's whole input as a JSON object", &wsdl.input_file);
+  flags.AddBool("json", 0, "with --wsdl: print the list or the answer as JSON", &wsdl.json);
   flags.AddString("cacert", 0, "FILE", "https: also trust the CA certificates in FILE (PEM) besides the system store",
                   &options.ca_file);
   flags.AddBool("insecure", 'k', "https: do not check the server's certificate (chain and host name)", &options.insecure);
@@ -79,6 +96,13 @@ int main(int argc, char** argv) {
   }
   if (!s.ok()) return Usage(s.message());
   if (args.empty()) return Usage("no command given (see --help)");
+  if (!wsdl.wsdl_url.empty()) {
+    wsdl.fetch.timeout_seconds = static_cast<int>(timeout);
+    wsdl.fetch.ca_file = options.ca_file;
+    wsdl.fetch.insecure = options.insecure;
+    return lather::RunWsdlCommand(wsdl, args);
+  }
+  if (!wsdl.port.empty() || !wsdl.input_file.empty() || wsdl.json) return Usage("--port, -f and --json go with --wsdl");
   if (!options.user.empty() && options.password.empty()) {
     const char* env = std::getenv("LATHER_PASSWORD");
     if (env == nullptr) return Usage("--user needs --password or the environment variable LATHER_PASSWORD");

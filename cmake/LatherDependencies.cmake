@@ -20,7 +20,9 @@ if(NOT TARGET PostgreSQL::client)
 endif()
 # SQLite's own API for the counter store's statements compiled once (libsqlite3-dev; CMake's FindSQLite3).
 find_package(SQLite3 REQUIRED)
-find_package(Poco REQUIRED COMPONENTS Foundation Util Net JSON Data DataSQLite DataPostgreSQL)
+find_package(Poco REQUIRED COMPONENTS Foundation Util Net NetSSL Crypto JSON Data DataSQLite DataPostgreSQL)
+# libxml2: XSD validation of responses against a foreign WSDL's schemas (lather-stress --validate).
+find_package(LibXml2 REQUIRED)
 find_package(Boost 1.74 REQUIRED COMPONENTS thread chrono)
 find_package(pugixml REQUIRED)
 find_package(Threads REQUIRED)
