@@ -38,6 +38,10 @@ struct StressOptions {
   bool soap12 = false;
   std::string counter;
   std::string body_file;
+  std::string wsdl;                // --wsdl: build the request for --op from this WSDL
+  std::string wsdl_port;           // --port: the WSDL's port (default: its first SOAP 1.1 port)
+  std::vector<std::string> sets;   // --set path=value: the operation's fields
+  int64_t validate = 0;            // --validate N: one response in N validated against the XSD
   std::vector<std::string> headers;
   std::string expect;
   std::string client = "raw";

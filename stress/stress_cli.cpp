@@ -25,6 +25,7 @@
 #include "stress/embedded_service.h"
 #include "stress/load/gsoap_runner.h"
 #include "stress/load/operation_preset.h"
+#include "stress/load/wsdl_preset.h"
 #include "stress/load/target_url.h"
 #include "stress/load/unloaded_probe.h"
 #include "stress/report/report.h"
@@ -149,7 +150,16 @@ void DefineFlags(FlagParser* f, StressOptions* o) {
   f->AddInt("pipeline", 0, "N", "calls in flight per connection (HTTP pipelining; default 1)", 1, 1024, &o->pipeline);
   f->AddBool("no-keepalive", 0, "open a new connection for every call", &o->no_keepalive);
   f->AddBool("keepalive", 'k', "keep-alive (the default; accepted as ab's -k)", &o->ab_keepalive);
-  f->AddString("op", 0, "OP", "increment | hello | inc-counter | echo (default increment)", &o->op);
+  f->AddString("op", 0, "OP", "increment | hello | inc-counter | echo (default increment); with --wsdl: the "
+               "operation as the WSDL names it", &o->op);
+  f->AddString("wsdl", 0, "URL", "build the request for --op from this WSDL (http://, https:// or a file); the URL "
+               "defaults to the port's soap:address (docs/wsdl.md)", &o->wsdl);
+  f->AddString("port", 0, "NAME", "with --wsdl: the port (default: the first SOAP 1.1 port)", &o->wsdl_port);
+  f->AddValue("set", 0, "PATH=VALUE", "with --wsdl: a field of the request (repeatable; a.b=1, items[2].sku=X, "
+              "amount.@currency=EUR; ${n} and random(A..B) vary per call); required fields not set get sample values",
+              [o](const std::string& v) { o->sets.push_back(v); return Status::Ok(); });
+  f->AddInt("validate", 0, "N", "with --wsdl: validate one response in N in full against the WSDL's XSD (libxml2), "
+            "within 10% more client CPU per call", 1, INT64_MAX, &o->validate);
   f->AddInt("samples", 0, "N", "echo: samples per call (default 100)", 0, 1000000, &o->samples);
   f->AddBool("soap12", 0, "send SOAP 1.2 envelopes (application/soap+xml)", &o->soap12);
   f->AddString("counter", 0, "NAME", "inc-counter: the counter to increment (default stress-PID)", &o->counter);
@@ -218,6 +228,7 @@ constexpr char kHelpTail[] =
     "  lather-stress http://127.0.0.1:8080/soap -c 100 -d 30s --op inc-counter\n"
     "  lather-stress http://127.0.0.1:8080/soap -R 20000 --arrival poisson -d 1m --series run.csv\n"
     "  lather-stress https://127.0.0.1:8443/soap --cacert ca.pem -n 100000   (TLS; --insecure skips the checks)\n"
+    "  lather-stress --wsdl http://host/Shop.asmx?WSDL --op PlaceOrder --set order.id='${n}' -c 20 -d 30s\n"
     "  lather-stress http://host:8080/Service.asmx --body req.xml -H 'Content-Type: text/xml' \\\n"
     "      -H 'SOAPAction: \"urn:x#Op\"' --expect \"//*[local-name()='result'] = $n1\"\n"
     "\nsubcommands (each with its own --help):\n"
@@ -244,6 +255,40 @@ int PlanRun(StressOptions* options, RunPlan* plan) {
   }
   if (o.user.empty() && !o.password.empty()) return UsageError("--password needs --user");
 
+  // A foreign WSDL: the request, the success test and the default endpoint come from it.
+  OperationPreset& preset = plan->preset;
+  if (!o.wsdl.empty()) {
+    if (!o.body_file.empty() || !o.expect.empty()) return UsageError("--wsdl builds the request: no --body or --expect");
+    if (o.soap12) return UsageError("--wsdl: the port decides the SOAP version (pick a SOAP 1.2 port with --port)");
+    if (o.client != "raw") return UsageError("--wsdl goes with --client raw");
+    WsdlPresetRequest request;
+    request.wsdl_url = o.wsdl;
+    request.port = o.wsdl_port;
+    request.operation = o.op;
+    request.sets = o.sets;
+    request.validate_every = static_cast<uint64_t>(o.validate);
+    request.fetch.ca_file = o.ca_file;
+    request.fetch.insecure = o.insecure;
+    WsdlPresetResult result;
+    s = MakeWsdlPreset(request, &preset, &result);
+    if (s.kind() == Status::Kind::kIOError || s.kind() == Status::Kind::kTimeout) {
+      std::fprintf(stderr, "lather-stress: --wsdl %s\n", s.message().c_str());
+      return kExitConnect;
+    }
+    if (!s.ok()) return UsageError(s.message());
+    if (!result.filled.empty() && !o.quiet) {
+      std::string filled;
+      for (const std::string& f : result.filled) filled += (filled.empty() ? "" : ", ") + f;
+      std::fprintf(stderr, "lather-stress: required fields not set, sent with sample values: %s\n", filled.c_str());
+    }
+    if (o.url.empty()) o.url = result.endpoint;
+    if (o.url.empty()) return UsageError("--wsdl: the port has no soap:address; give the URL");
+    o.soap12 = result.soap_version == 2;
+    for (const std::string& h : o.headers) preset.headers.push_back(h);
+  } else if (!o.wsdl_port.empty() || !o.sets.empty() || o.validate > 0) {
+    return UsageError("--port, --set and --validate go with --wsdl");
+  }
+
   // Settings.
   const bool embedded = o.url.empty();
   plan->embedded = embedded;
@@ -267,8 +312,9 @@ int PlanRun(StressOptions* options, RunPlan* plan) {
   }
 
   // The request.
-  OperationPreset& preset = plan->preset;
-  if (!o.body_file.empty()) {
+  if (!o.wsdl.empty()) {
+    // built above
+  } else if (!o.body_file.empty()) {
     bool ok = false;
     preset.body = ReadFile(o.body_file, &ok);
     if (!ok) return UsageError("cannot read --body " + o.body_file);
@@ -546,6 +592,14 @@ int StressMain(int argc, char** argv) {
   if (!o.quiet) {
     PrintReport(report, stdout);
     PrintApacheBenchBlock(report, stdout);
+  }
+  if (const ValidationPlan* v = plan.preset.expectation.validation.get(); v != nullptr && !o.quiet) {
+    const uint64_t validated = v->validated.load();
+    std::printf("XSD validation: %llu responses validated in full (1 in %llu), %llu invalid, %llu skipped to keep "
+                "it within 10%% of the client's CPU; %.1f us each\n",
+                static_cast<unsigned long long>(validated), static_cast<unsigned long long>(v->every),
+                static_cast<unsigned long long>(v->invalid.load()), static_cast<unsigned long long>(v->skipped.load()),
+                validated > 0 ? static_cast<double>(v->cpu_ns.load()) / 1e3 / static_cast<double>(validated) : 0.0);
   }
   if (!o.json_file.empty()) {
     std::ofstream out(o.json_file);

@@ -248,19 +248,6 @@ Status ResponseView::Parse(const std::string& body, const MessageShape& output) 
 
 std::string ResponseView::Tree() const {
   if (!result_) return "";
-  int elements = 0;
-  pugi::xml_node only;
-  for (pugi::xml_node c : result_.children()) {
-    if (c.type() == pugi::node_element) {
-      ++elements;
-      only = c;
-    }
-  }
-  bool attributes = false;
-  if (only) {
-    for (pugi::xml_attribute a : only.attributes()) attributes = attributes || !IsDeclaration(a);
-  }
-  if (elements == 1 && !HasElementChildren(only) && !attributes && !IsNil(only)) return std::string(only.text().get()) + "\n";
   std::string out;
   TreeOf(result_, 0, &out);
   return out;

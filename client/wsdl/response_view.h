@@ -27,8 +27,8 @@ class ResponseView {
   bool is_fault() const { return is_fault_; }
   const SoapFault& fault() const { return fault_; }
 
-  // The result: a lone simple value alone ("42"), otherwise `name: value` lines indented two spaces a
-  // level (repeated elements as name[i], attributes as @name).
+  // The result as `name: value` lines ("result: 42"), indented two spaces a level (repeated elements as
+  // name[i], attributes as @name on the line after their element).
   std::string Tree() const;
   // The result as a JSON object of the response element's children.
   std::string Json() const;

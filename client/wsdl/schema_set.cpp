@@ -591,4 +591,28 @@ Status SchemaSet::ApplyFacets(const Context& c, pugi::xml_node restriction, Simp
   return Status::Ok();
 }
 
+std::vector<SchemaDocument> SchemaSet::SchemaDocuments() const {
+  std::vector<SchemaDocument> out;
+  int inline_index = 0;
+  for (const SchemaInfo& info : schemas_) {
+    if (info.node == info.source->doc.document_element()) {
+      out.push_back({info.source->url, info.target_ns, info.source->text});
+      continue;
+    }
+    // An inline schema as a document of its own, with the namespaces declared around it in the WSDL.
+    pugi::xml_document doc;
+    pugi::xml_node copy = doc.append_copy(info.node);
+    for (pugi::xml_node up = info.node.parent(); up && up.type() == pugi::node_element; up = up.parent()) {
+      for (pugi::xml_attribute a : up.attributes()) {
+        const bool declaration = std::strcmp(a.name(), "xmlns") == 0 || std::strncmp(a.name(), "xmlns:", 6) == 0;
+        if (declaration && !copy.attribute(a.name())) copy.append_attribute(a.name()) = a.value();
+      }
+    }
+    std::ostringstream text;
+    doc.save(text, "", pugi::format_raw);
+    out.push_back({info.source->url + "#schema" + std::to_string(++inline_index), info.target_ns, text.str()});
+  }
+  return out;
+}
+
 }  // namespace lather::wsdl

@@ -18,6 +18,13 @@
 
 namespace lather::wsdl {
 
+// One schema document as a validator reads it.
+struct SchemaDocument {
+  std::string url;        // where it came from; an inline schema: the WSDL's URL + "#schemaN"
+  std::string target_ns;
+  std::string text;
+};
+
 class SchemaSet {
  public:
   explicit SchemaSet(SourceDocuments* documents) : documents_(documents) {}
@@ -32,9 +39,9 @@ class SchemaSet {
   // otherwise *simple filled.
   Status GlobalType(const QName& name, const ComplexType** complex, SimpleType* simple);
 
-  // The schemas' documents as (URL, text) with each inline schema extracted as a document of its own
-  // (its in-scope namespace declarations copied), for a validator. Inline ones get "URL#schemaN".
-  std::vector<std::pair<std::string, std::string>> SchemaDocuments() const;
+  // Every schema as a document of its own (an inline one with the namespaces in scope around it
+  // copied in), for a validator.
+  std::vector<SchemaDocument> SchemaDocuments() const;
 
  private:
   struct SchemaInfo {

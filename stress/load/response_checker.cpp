@@ -2,6 +2,9 @@
 
 #include <cstring>
 
+#include "client/wsdl/source_documents.h"
+#include "common/clock.h"
+
 namespace lather {
 namespace {
 
@@ -68,9 +71,39 @@ Status ResponseChecker::Create(const Expectation& expectation, std::unique_ptr<R
   return Status::Ok();
 }
 
+bool ResponseChecker::ValidationDue() {
+  const ValidationPlan* plan = expectation_.validation.get();
+  if (plan == nullptr || plan->every == 0 || ++checked_ % plan->every != 0) return false;
+  const int64_t now = ThreadCpuNanos();
+  if (first_cpu_ns_ < 0) first_cpu_ns_ = now;
+  const double other = static_cast<double>(now - first_cpu_ns_ - validation_ns_);
+  if (validation_ns_ > 0 && static_cast<double>(validation_ns_) > plan->budget * other) {
+    expectation_.validation->skipped.fetch_add(1, std::memory_order_relaxed);
+    return false;
+  }
+  return true;
+}
+
+bool ResponseChecker::SchemaMatches(const pugi::xml_node& soap_body, const pugi::xml_node& wrapper) const {
+  pugi::xml_node top = soap_body;
+  if (!expectation_.element_local.empty()) {
+    if (!wrapper || !LocalNameIs(wrapper, expectation_.element_local.c_str()) ||
+        wsdl::NamespaceOfNode(wrapper) != expectation_.element_ns) {
+      return false;
+    }
+    top = wrapper;
+  }
+  for (const std::string& child : expectation_.required) {
+    if (!ChildNamed(top, child.c_str())) return false;
+  }
+  return true;
+}
+
 CallOutcome ResponseChecker::Check(int status, char* body, size_t size, uint64_t n, size_t* payload_bytes,
                                    std::string* detail) {
   *payload_bytes = 0;
+  const bool validate = status == 200 && ValidationDue();
+  if (validate) raw_.assign(body, size);
   const pugi::xml_parse_result parsed = document_.load_buffer_inplace(body, size, pugi::parse_default);
   if (!parsed) {
     if (status != 200) {
@@ -134,6 +167,29 @@ CallOutcome ResponseChecker::Check(int status, char* body, size_t size, uint64_t
       variables_.set("n1", static_cast<double>(n) + 1);
       ok = query_->evaluate_boolean(document_);
       break;
+    case Expectation::Kind::kSchema:
+      ok = SchemaMatches(soap_body, wrapper);
+      if (!ok && detail != nullptr) {
+        *detail = "the answer is not " + (expectation_.element_local.empty() ? std::string("the output message")
+                                                                              : expectation_.element_local) +
+                  " with its required children, as the WSDL says";
+        return CallOutcome::kMismatch;
+      }
+      break;
+  }
+  if (ok && validate) {
+    ValidationPlan& plan = *expectation_.validation;
+    const int64_t before = ThreadCpuNanos();
+    const Status valid = plan.validator->Validate(raw_.data(), raw_.size());
+    const int64_t spent = ThreadCpuNanos() - before;
+    validation_ns_ += spent;
+    plan.cpu_ns.fetch_add(spent, std::memory_order_relaxed);
+    plan.validated.fetch_add(1, std::memory_order_relaxed);
+    if (!valid.ok()) {
+      plan.invalid.fetch_add(1, std::memory_order_relaxed);
+      if (detail != nullptr) *detail = "XSD validation: " + valid.message();
+      return CallOutcome::kMismatch;
+    }
   }
   if (!ok) {
     if (detail != nullptr) {

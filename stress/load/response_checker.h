@@ -5,15 +5,30 @@
 #pragma once
 
 #include <cstdint>
+#include <atomic>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <pugixml.hpp>
 
+#include "client/wsdl/schema_validator.h"
 #include "common/status.h"
 #include "stress/measure/call_outcome.h"
 
 namespace lather {
+
+// --validate N: one response in N validated in full against a WSDL's schemas (libxml2), within a CPU
+// budget: a thread validates only while its validations have cost at most `budget` (10%) of its other
+// CPU, so the harness's CPU per call rises by at most that. Shared by the threads; counters atomic
+// (touched once per validation, not per call).
+struct ValidationPlan {
+  std::shared_ptr<const wsdl::SchemaValidator> validator;
+  uint64_t every = 0;
+  double budget = 0.10;
+  std::atomic<uint64_t> validated{0}, invalid{0}, skipped{0};
+  std::atomic<int64_t> cpu_ns{0};
+};
 
 struct Expectation {
   enum class Kind {
@@ -23,11 +38,15 @@ struct Expectation {
     kPositive,    // the "result" element is a positive integer
     kChildCount,  // the Body's wrapper holds `count` elements named "sample" inside "samples"
     kXPath,       // `xpath` (variables $n and $n1 = n + 1) evaluates to true on the document
+    kSchema,      // the Body holds {element_ns}element_local with each of `required` among its children
   };
   Kind kind = Kind::kNone;
   std::string text;
   size_t count = 0;
   std::string xpath;
+  std::string element_ns, element_local;  // kSchema; an empty local: the Body itself holds `required`
+  std::vector<std::string> required;      // kSchema: local names of the required children
+  std::shared_ptr<ValidationPlan> validation;  // any kind: --validate
 };
 
 class ResponseChecker {
@@ -42,7 +61,15 @@ class ResponseChecker {
  private:
   explicit ResponseChecker(const Expectation& expectation) : expectation_(expectation) {}
 
+  // Whether this call's response is validated in full (one in `every`, within the CPU budget).
+  bool ValidationDue();
+  bool SchemaMatches(const pugi::xml_node& soap_body, const pugi::xml_node& wrapper) const;
+
   Expectation expectation_;
+  uint64_t checked_ = 0;
+  int64_t validation_ns_ = 0;        // this thread's CPU spent validating
+  int64_t first_cpu_ns_ = -1;        // this thread's CPU at its first due validation
+  std::string raw_;                  // the response as received, for the validator (parsing is in place)
   pugi::xml_document document_;
   pugi::xpath_variable_set variables_;
   std::unique_ptr<pugi::xpath_query> query_;

@@ -7,6 +7,7 @@ Checks.failed; foreign_wsdl.py exits 1 at the end if any failed. Every tool run 
 import json
 import os
 import re
+import shlex
 import subprocess
 
 TOOL_TIMEOUT_S = 30
@@ -24,8 +25,8 @@ class Result:
             return None
 
     def describe(self):
-        cmd = " ".join(self.argv[1:]) if len(" ".join(self.argv)) < 400 else " ".join(self.argv[1:4]) + " ..."
-        return (f"\n    $ {os.path.basename(self.argv[0])} {cmd}\n    exit {self.rc}"
+        cmd = shlex.join([os.path.basename(self.argv[0])] + self.argv[1:])[:2000]
+        return (f"\n    $ {cmd}\n    exit {self.rc}"
                 f"\n    stdout: {self.out[-1500:]!r}\n    stderr: {self.err[-1500:]!r}")
 
 
@@ -53,7 +54,7 @@ class Checks:
     # --- running the tools -------------------------------------------------------------------------
     def run(self, argv, timeout=TOOL_TIMEOUT_S):
         try:
-            p = subprocess.run(argv, capture_output=True, text=True, errors="replace", timeout=timeout,
+            p = subprocess.run(argv, capture_output=True, encoding="utf-8", errors="replace", timeout=timeout,
                                env=self.env, stdin=subprocess.DEVNULL)
             return Result(argv, p.returncode, p.stdout, p.stderr)
         except subprocess.TimeoutExpired as e:
@@ -163,10 +164,12 @@ class Checks:
                    f"expected exit 2, 'fault: ...{code}...: {reason}' and a 'detail:' line with one of "
                    f"{detail_tokens}")
 
-    def refused(self, name, r, field_pattern, posts_before):
-        """Exit 64, one stderr line naming the field (regex), and nothing sent to the service."""
+    def refused(self, name, field_pattern, op, *args, port=None):
+        """Calls op; expects exit 64, one stderr line naming the field (regex), and nothing sent."""
+        before = len(self.server.posts())
+        r = self.call(op, *args, port=port)
         err_lines = [l for l in r.err.splitlines() if l.strip()]
-        sent = len(self.server.posts()) - posts_before
+        sent = len(self.server.posts()) - before
         self.check(name, r.rc == 64 and len(err_lines) == 1 and re.search(field_pattern, err_lines[0])
                    and sent == 0, r, f"expected exit 64, one stderr line matching /{field_pattern}/ and "
                    f"nothing sent (the server got {sent} POSTs)")

@@ -48,8 +48,8 @@ def php_shop(c):
     def confirmation(total, currency, lines, city, status):
         def test(doc):
             conf = doc["confirmation"]
-            return (number_is(text_of(conf["total"]), total) and conf["lines"] == lines
-                    and isinstance(conf["lines"], int) and conf["city"] == city and conf["status"] == status
+            return (number_is(text_of(conf["total"]), total) and number_is(conf["lines"], lines)
+                    and conf["city"] == city and conf["status"] == status
                     and conf["orderId"].startswith("ORD-")
                     and (not isinstance(conf["total"], dict) or conf["total"].get("@currency") == currency))
         return test
@@ -81,7 +81,7 @@ def php_shop(c):
              c.call("PlaceOrder", file=path), confirmation(12, "USD", 3, "Boston", "SHIPPED"))
 
     c.answer("PlaceOrder --port ShopSoap12: the same order over SOAP 1.2",
-             c.call("PlaceOrder", *order[:3], "order.customer.address.city=Lyon", *order[4:], port="ShopSoap12"),
+             c.call("PlaceOrder", *[a.replace("city=Paris", "city=Lyon") for a in order], port="ShopSoap12"),
              confirmation(9.9, "EUR", 2, "Lyon", "NEW"))
     c.last_post("--port ShopSoap12 sent SOAP 1.2 to the port's address", "/shop/soap12", "application/soap+xml")
 
@@ -92,13 +92,12 @@ def php_shop(c):
             c.call("PlaceOrder", *none, port="ShopSoap12", json_out=False), "Sender", "Out of stock: sku NONE",
             ["NONE", "OutOfStock"])
 
-    before = len(c.server.posts())
-    c.refused("missing required order.customer.address.city: exit 64, nothing sent",
-              c.call("PlaceOrder", *[a for a in order if ".city=" not in a]), r"city", before)
-    c.refused("order.status=LOST (not in NEW/PAID/SHIPPED): exit 64, nothing sent",
-              c.call("PlaceOrder", *order, "order.status=LOST"), r"status|LOST", before)
-    c.refused("order.item[0].qty=three (not an xsd:int): exit 64, nothing sent",
-              c.call("PlaceOrder", *[a.replace("qty=3", "qty=three") for a in order]), r"qty|three", before)
+    c.refused("missing required order.customer.address.city: exit 64, nothing sent", r"city",
+              "PlaceOrder", *[a for a in order if ".city=" not in a])
+    c.refused("order.status=LOST (not in NEW/PAID/SHIPPED): exit 64, nothing sent", r"status|LOST",
+              "PlaceOrder", *order, "order.status=LOST")
+    c.refused("order.item[0].qty=three (not an xsd:int): exit 64, nothing sent", r"qty|three",
+              "PlaceOrder", *[a.replace("qty=3", "qty=three") for a in order])
 
     c.stress("lather-stress --wsdl --op PlaceOrder: 200 calls, all ok", "PlaceOrder", order)
     c.stress("lather-stress --wsdl --op PlaceOrder --port ShopSoap12: 50 calls, all ok", "PlaceOrder", order,
@@ -135,11 +134,10 @@ def php_rpc(c):
             c.call("Divide", "dividend=7", "divisor=0", json_out=False), "Client", "Division by zero",
             ["DivisionByZero", "7"])
 
-    before = len(c.server.posts())
-    c.refused("Add without b: exit 64, nothing sent", c.call("Add", "a=1"), r"\bb\b", before)
-    c.refused("Describe person.title=KING (not in MR/MS/DR): exit 64, nothing sent",
-              c.call("Describe", *[p.replace("=DR", "=KING") for p in person]), r"title|KING", before)
-    c.refused("Add a=x (not an xsd:int): exit 64, nothing sent", c.call("Add", "a=x", "b=1"), r"\ba\b|\bx\b", before)
+    c.refused("Add without b: exit 64, nothing sent", r"\bb\b", "Add", "a=1")
+    c.refused("Describe person.title=KING (not in MR/MS/DR): exit 64, nothing sent", r"title|KING",
+              "Describe", *[p.replace("=DR", "=KING") for p in person])
+    c.refused("Add a=x (not an xsd:int): exit 64, nothing sent", r"\ba\b|\bx\b", "Add", "a=x", "b=1")
 
     c.stress("lather-stress --wsdl --op Add: 200 calls, all ok", "Add", ["a=1", "b=2"])
     c.stress("lather-stress --wsdl --op Concat with 'second' unset: filled with a sample, named on stderr",
@@ -159,8 +157,9 @@ def node_soap(c):
               "parcel.box[1].weightKg=2"]
 
     def shipped(boxes, weight, price, city, insured):
-        return lambda d: (d["trackingId"].startswith("TRK-") and d["boxes"] == boxes and number_is(d["weightKg"], weight)
-                          and number_is(d["price"], price) and d["city"] == city and d["insured"] is insured)
+        return lambda d: (d["trackingId"].startswith("TRK-") and number_is(d["boxes"], boxes)
+                          and number_is(d["weightKg"], weight) and number_is(d["price"], price)
+                          and d["city"] == city and d["insured"] is insured)
 
     c.answer("Ship (nested recipient/address, 2 boxes, EXPRESS, @insured): 3.5 kg * 10 = 35",
              c.call("Ship", *parcel), shipped(2, 3.5, 35, "Oslo", True))
@@ -186,11 +185,10 @@ def node_soap(c):
     c.fault("declared fault TooHeavy over SOAP 1.2: Sender", c.call("Ship", *heavy, port="ShipSoap12", json_out=False),
             "Sender", "Parcel too heavy", ["TooHeavy", "30"])
 
-    before = len(c.server.posts())
-    c.refused("missing required parcel.to.name: exit 64, nothing sent",
-              c.call("Ship", *[p for p in parcel if not p.startswith("parcel.to.name=")]), r"name", before)
-    c.refused("parcel.service=TELEPORT (not in STANDARD/EXPRESS): exit 64, nothing sent",
-              c.call("Ship", *[p.replace("=EXPRESS", "=TELEPORT") for p in parcel]), r"service|TELEPORT", before)
+    c.refused("missing required parcel.to.name: exit 64, nothing sent", r"name",
+              "Ship", *[p for p in parcel if not p.startswith("parcel.to.name=")])
+    c.refused("parcel.service=TELEPORT (not in STANDARD/EXPRESS): exit 64, nothing sent", r"service|TELEPORT",
+              "Ship", *[p.replace("=EXPRESS", "=TELEPORT") for p in parcel])
 
     c.stress("lather-stress --wsdl --op Ship: 200 calls, all ok", "Ship", parcel)
 
@@ -232,12 +230,11 @@ def asmx(c):
             c.call("Receive", *empty, port="WarehouseSoap12", json_out=False), "Sender", "Pallet P-0 has no boxes",
             ["Rejection", "P-0"])
 
-    before = len(c.server.posts())
-    c.refused("Add without b: exit 64, nothing sent", c.call("Add", "a=1"), r"\bb\b", before)
-    c.refused("Pallet[1] without its required Boxes (minOccurs=1 in an optional parent): exit 64, nothing sent",
-              c.call("Receive", *[s for s in shipment if "Pallet[1].Boxes" not in s]), r"Boxes", before)
-    c.refused("Grade=Z (not in A/B/C): exit 64, nothing sent",
-              c.call("Receive", *[s.replace("Grade=C", "Grade=Z") for s in shipment]), r"Grade|\bZ\b", before)
+    c.refused("Add without b: exit 64, nothing sent", r"\bb\b", "Add", "a=1")
+    c.refused("Pallet[1] without its required Boxes (minOccurs=1, in an optional parent): exit 64, nothing sent",
+              r"Boxes", "Receive", *[s for s in shipment if "Pallet[1].Boxes" not in s])
+    c.refused("Grade=Z (not in A/B/C): exit 64, nothing sent", r"Grade|\bZ\b",
+              "Receive", *[s.replace("Grade=C", "Grade=Z") for s in shipment])
 
     c.stress("lather-stress --wsdl --op Add: 200 calls, all ok", "Add", ["a=1", "b=2"])
     c.stress("lather-stress --wsdl --op Receive --port WarehouseSoap12: 50 calls, all ok", "Receive", shipment,
@@ -246,17 +243,18 @@ def asmx(c):
 
 def refusals(c):
     base = c.server.base_url
-    cases = [("not-xml.wsdl", "a WSDL that is not XML", r"(?i)xml"),
-             ("weird-style.wsdl", 'soap:binding style="weird"', r"weird"),
-             ("cycle.wsdl", "an import cycle cycle-a.xsd -> cycle-b.xsd -> cycle-a.xsd", r"(?i)cycl|circular"),
-             ("rpc-encoded.wsdl", "an rpc/encoded binding", r"(?i)encoded")]
-    for fixture, what, pattern in cases:
+    # fixture, what is wrong with it, what the one stderr line must match, a call with fields it declares
+    cases = [("not-xml.wsdl", "a WSDL that is not XML", r"(?i)xml", ["Echo", "text=x"]),
+             ("weird-style.wsdl", 'soap:binding style="weird"', r"weird", ["Echo", "text=x"]),
+             ("cycle.wsdl", "an import cycle cycle-a.xsd -> cycle-b.xsd -> cycle-a.xsd", r"(?i)cycl|circular",
+              ["Echo", "thing.part.name=x"]),
+             ("rpc-encoded.wsdl", "an rpc/encoded binding", r"(?i)encoded", ["Echo", "text=x"])]
+    for fixture, what, pattern, call in cases:
         url = f"{base}/{fixture}"
-        for argv, label in (([c.call_bin, "--wsdl", url, "list"], "list"),
-                            ([c.call_bin, "--wsdl", url, "Echo", "text=x"], "Echo text=x")):
-            r = c.run(argv)
+        for args in (["list"], call):
+            r = c.run([c.call_bin, "--wsdl", url] + args)
             err = [l for l in r.err.splitlines() if l.strip()]
-            c.check(f"{what}: '{label}' exits 4 with one clear stderr line", r.rc == 4 and len(err) == 1
+            c.check(f"{what}: '{' '.join(args)}' exits 4 with one clear stderr line", r.rc == 4 and len(err) == 1
                     and re.search(pattern, err[0]) is not None, r, f"expected exit 4 and one line matching /{pattern}/")
     dead = f"http://127.0.0.1:{servers.free_port()}/nothing?wsdl"
     r = c.run([c.call_bin, "--wsdl", dead, "list"])
@@ -277,6 +275,7 @@ def main():
         print(f"usage: {sys.argv[0]} BUILD_DIR {'|'.join(SCENARIOS)}", file=sys.stderr)
         return 64
     build_dir, service = os.path.abspath(sys.argv[1]), sys.argv[2]
+    sys.stdout.reconfigure(line_buffering=True)  # every line out at once, also if CTest kills the test
     for tool in ("client/lather-call", "stress/lather-stress"):
         if not os.access(os.path.join(build_dir, tool), os.X_OK):
             print(f"FAIL: {os.path.join(build_dir, tool)} is missing or not executable")
@@ -299,7 +298,8 @@ def main():
         c = Checks(build_dir, server)
         SCENARIOS[service](c)
         if c.failed:
-            print(f"{c.failed} check(s) failed; the server's stderr ends with:\n{server.errors()}")
+            print(f"{c.failed} check(s) failed" + ("" if service == "refusals" else
+                                                   f"; the server's stderr ends with:\n{server.errors()}"))
             return 1
         print(f"all checks passed ({service})")
         return 0

@@ -9,6 +9,7 @@ if this Python process dies first (PR_SET_PDEATHSIG).
 
 import ctypes
 import os
+import re
 import shutil
 import signal
 import socket
@@ -20,6 +21,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 STARTUP_TIMEOUT_S = 20.0
 ASMX_STARTUP_TIMEOUT_S = 60.0  # the first ?WSDL compiles Service.asmx
 STOP_TIMEOUT_S = 5.0
+NO_PROXY = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # 127.0.0.1 never via http_proxy
 
 
 class MissingRuntime(Exception):
@@ -58,8 +60,10 @@ class Server:
             return f.read()
 
     def errors(self, limit=2000):
+        """The end of the server's stderr, without the PHP built-in server's per-connection lines."""
         with open(self.err_path, errors="replace") as f:
-            return f.read()[-limit:]
+            lines = [l for l in f if not re.search(r"\] 127\.0\.0\.1:\d+ (Accepted|Closing)$", l.rstrip())]
+        return "".join(lines)[-limit:]
 
     def posts(self):
         with open(self.log_path, errors="replace") as f:
@@ -84,7 +88,7 @@ class Server:
             if self.proc.poll() is not None:
                 raise StartFailure(f"{self.name} exited with {self.proc.returncode}: {self.errors()}")
             try:
-                with urllib.request.urlopen(url, timeout=max(1.0, deadline - time.monotonic())) as r:
+                with NO_PROXY.open(url, timeout=max(1.0, deadline - time.monotonic())) as r:
                     if r.status == 200 and b"definitions" in r.read():
                         self.wsdl_url = url
                         return
