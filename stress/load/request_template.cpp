@@ -1,6 +1,7 @@
 #include "stress/load/request_template.h"
 
 #include <charconv>
+#include <cstring>
 
 namespace lather {
 
@@ -25,21 +26,61 @@ Status RequestTemplate::Create(const TargetUrl& url, const std::vector<std::stri
   }
   if (!keep_alive) t.head_ += "Connection: close\r\n";
   t.head_ += "Content-Length: ";
-  constexpr std::string_view kPlaceholder = "${n}";
   size_t pos = 0;
   for (;;) {
-    const size_t at = body.find(kPlaceholder, pos);
+    // The next placeholder: ${n}, or random(A..B) with A and B integers.
+    size_t at = std::string::npos, length = 0;
+    Slot slot;
+    for (size_t p = body.find_first_of("$r", pos); p != std::string::npos; p = body.find_first_of("$r", p + 1)) {
+      if (body.compare(p, 4, "${n}") == 0) {
+        at = p;
+        length = 4;
+        break;
+      }
+      if (body.compare(p, 7, "random(") != 0) continue;
+      const char* first = body.c_str() + p + 7;
+      const char* end = body.c_str() + body.size();
+      int64_t lo = 0, hi = 0;
+      const auto a = std::from_chars(first, end, lo);
+      if (a.ec != std::errc() || end - a.ptr < 2 || a.ptr[0] != '.' || a.ptr[1] != '.') continue;
+      const auto b = std::from_chars(a.ptr + 2, end, hi);
+      if (b.ec != std::errc() || b.ptr == end || *b.ptr != ')') continue;
+      if (lo > hi) return Status::InvalidArgument("random(" + std::to_string(lo) + ".." + std::to_string(hi) + "): the low bound is above the high one");
+      slot = Slot{true, lo, hi};
+      at = p;
+      length = static_cast<size_t>(b.ptr + 1 - (body.c_str() + p));
+      break;
+    }
     t.body_literals_.push_back(body.substr(pos, at == std::string::npos ? std::string::npos : at - pos));
     t.literal_bytes_ += t.body_literals_.back().size();
     if (at == std::string::npos) break;
-    pos = at + kPlaceholder.size();
+    t.slots_.push_back(slot);
+    t.any_random_ = t.any_random_ || slot.random;
+    pos = at + length;
   }
   *out = std::move(t);
   return Status::Ok();
 }
 
+char* RequestTemplate::SlotText(size_t i, uint64_t n, char* buffer) const {
+  const Slot& slot = slots_[i];
+  if (!slot.random) return std::to_chars(buffer, buffer + 24, n).ptr;
+  // splitmix64 of (call, slot): a value spread over the range, the same for the same call.
+  uint64_t z = n * 0x9E3779B97F4A7C15ULL + (i + 1) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  z ^= z >> 31;
+  const uint64_t span = static_cast<uint64_t>(slot.hi) - static_cast<uint64_t>(slot.lo) + 1;  // 0: the whole range
+  const uint64_t offset = span == 0 ? z : z % span;
+  return std::to_chars(buffer, buffer + 24, static_cast<int64_t>(static_cast<uint64_t>(slot.lo) + offset)).ptr;
+}
+
 size_t RequestTemplate::BodySize(uint64_t n) const {
-  return literal_bytes_ + placeholder_count() * DecimalDigits(n);
+  if (!any_random_) return literal_bytes_ + placeholder_count() * DecimalDigits(n);
+  size_t size = literal_bytes_;
+  char buffer[24];
+  for (size_t i = 0; i < slots_.size(); ++i) size += static_cast<size_t>(SlotText(i, n, buffer) - buffer);
+  return size;
 }
 
 void RequestTemplate::Render(uint64_t n, std::string* out, size_t* head_bytes, size_t* body_bytes) const {
@@ -54,7 +95,12 @@ void RequestTemplate::Render(uint64_t n, std::string* out, size_t* head_bytes, s
   out->append("\r\n\r\n");
   *head_bytes = out->size() - start;
   for (size_t i = 0; i < body_literals_.size(); ++i) {
-    if (i > 0) out->append(digits, number.ptr);
+    if (i > 0 && !slots_[i - 1].random) {
+      out->append(digits, number.ptr);
+    } else if (i > 0) {
+      char value[24];
+      out->append(value, SlotText(i - 1, n, value));
+    }
     out->append(body_literals_[i]);
   }
   *body_bytes = body_size;

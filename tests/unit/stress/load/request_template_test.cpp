@@ -2,6 +2,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <set>
+#include <string>
+
 using lather::RequestTemplate;
 using lather::TargetUrl;
 
@@ -43,6 +46,39 @@ TEST_CASE("a body without placeholders and a closing request render as given", "
   CHECK(out.find("Connection: close\r\n") != std::string::npos);
   CHECK(out.substr(out.size() - 4) == "<x/>");
   CHECK(t.placeholder_count() == 0);
+}
+
+TEST_CASE("random(A..B) renders an integer of its range, the same for the same call, spread over calls",
+          "[stress][template]") {
+  RequestTemplate t;
+  REQUIRE(RequestTemplate::Create(Url(), {}, "<a>random(-5..5)</a><b>${n}</b><c>random(100..100)</c>", true, &t).ok());
+  CHECK(t.placeholder_count() == 3);
+  std::set<int> seen;
+  for (uint64_t n = 0; n < 2000; ++n) {
+    std::string out;
+    size_t head = 0, body = 0;
+    t.Render(n, &out, &head, &body);
+    const std::string b = out.substr(head);
+    CHECK(body == b.size());
+    CHECK(t.BodySize(n) == b.size());
+    const size_t open = b.find("<a>") + 3;
+    const int value = std::stoi(b.substr(open, b.find("</a>") - open));
+    CHECK(value >= -5);
+    CHECK(value <= 5);
+    seen.insert(value);
+    CHECK(b.find("<b>" + std::to_string(n) + "</b><c>100</c>") != std::string::npos);
+    std::string again;
+    t.Render(n, &again, &head, &body);
+    CHECK(again == out);
+  }
+  CHECK(seen.size() == 11);  // every value of the range came up in 2,000 calls
+}
+
+TEST_CASE("text that only looks like random() stays as it is, and random(B..A) is refused", "[stress][template]") {
+  RequestTemplate t;
+  REQUIRE(RequestTemplate::Create(Url(), {}, "<a>random(x..2) random(1..) random(3..4</a>", true, &t).ok());
+  CHECK(t.placeholder_count() == 0);
+  CHECK_FALSE(RequestTemplate::Create(Url(), {}, "<a>random(9..1)</a>", true, &t).ok());
 }
 
 TEST_CASE("a header without a colon or with a line break is refused", "[stress][template]") {
