@@ -13,10 +13,6 @@
 namespace lather::wsdl {
 namespace {
 
-constexpr char kEnv11[] = "http://schemas.xmlsoap.org/soap/envelope/";
-constexpr char kEnv12[] = "http://www.w3.org/2003/05/soap-envelope";
-constexpr int kMaxSampleDepth = 24;
-
 // The element particle named `local` among the elements of `type` (any depth of model groups).
 const Element* FindField(const ComplexType& type, const std::string& local) {
   std::vector<const Particle*> fields;

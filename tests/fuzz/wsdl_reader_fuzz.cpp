@@ -20,9 +20,15 @@ namespace {
 
 const std::string& Folder() {
   static const std::string folder = [] {
-    char pattern[] = "/tmp/lather-wsdl-fuzz-XXXXXX";
+    static char pattern[] = "/tmp/lather-wsdl-fuzz-XXXXXX";
     const char* made = ::mkdtemp(pattern);
-    return std::string(made != nullptr ? made : "/tmp");
+    if (made == nullptr) std::abort();
+    std::atexit([] {  // the two files and their folder go with the process
+      ::unlink((std::string(pattern) + "/a.wsdl").c_str());
+      ::unlink((std::string(pattern) + "/b.xsd").c_str());
+      ::rmdir(pattern);
+    });
+    return std::string(made);
   }();
   return folder;
 }
