@@ -95,6 +95,7 @@ void LoopMetrics::AddTo(LoopMetrics* total) const {
   add(in_flight_, total->in_flight_);
   add(refusal_cpu_nanos_, total->refusal_cpu_nanos_);
   add(refusals_timed_, total->refusals_timed_);
+  for (size_t i = 0; i < soap_paths_.size(); ++i) add(soap_paths_[i], total->soap_paths_[i]);
 }
 
 void RenderHistogram(const std::vector<const LoopMetrics*>& loops, TimeHistogram LoopMetrics::*member,
@@ -154,6 +155,17 @@ std::string RenderMetrics(const std::vector<const LoopMetrics*>& loops, size_t p
   out.append("lather_refusal_cpu_seconds_total ").append(Number(static_cast<double>(refusal_nanos) / 1e9)).append("\n");
   Header(&out, "lather_refusals_timed_total", "counter", "The 503s answered in the wake-ups lather_refusal_cpu_seconds_total timed.");
   out.append("lather_refusals_timed_total ").append(std::to_string(sum([](const LoopMetrics& m) -> const auto& { return m.refusals_timed_; }))).append("\n");
+  Header(&out, "lather_soap_path_total", "counter",
+         "SOAP calls by who read them: path=\"fast\" the one-pass reader for the commonest Increment, HelloWorld, "
+         "IncCounter and GetCounter envelopes (answers from gSOAP's own templates), path=\"gsoap\" gSOAP's "
+         "reader (every other request: an unusual header, prefix, encoding, a fault). Clients that fall to "
+         "gsoap for ordinary calls show here.");
+  out.append("lather_soap_path_total{path=\"fast\"} ")
+      .append(std::to_string(sum([](const LoopMetrics& m) -> const auto& { return m.soap_paths_[0]; })))
+      .append("\n");
+  out.append("lather_soap_path_total{path=\"gsoap\"} ")
+      .append(std::to_string(sum([](const LoopMetrics& m) -> const auto& { return m.soap_paths_[1]; })))
+      .append("\n");
   Header(&out, "lather_requests_in_flight", "gauge", "SOAP requests being executed or waiting for the pool now.");
   out.append("lather_requests_in_flight ").append(std::to_string(sum([](const LoopMetrics& m) -> const auto& { return m.in_flight_; }))).append("\n");
   Header(&out, "lather_pool_queued", "gauge", "Requests waiting for a blocking-pool thread now (store calls, large echoes).");

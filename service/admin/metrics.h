@@ -57,6 +57,8 @@ class LoopMetrics {
   }
   // A request was rejected at the HTTP layer with `status`.
   void RecordRejection(int status);
+  // A SOAP call was read by the fast path (`fast`) or by gSOAP (lather_soap_path_total).
+  void RecordSoapPath(bool fast) { Add(soap_paths_[fast ? 0 : 1], 1); }
   void AddBytesReceived(uint64_t n) { Add(bytes_received_, n); }
   void AddBytesSent(uint64_t n) { Add(bytes_sent_, n); }
   void ConnectionOpened() { Add(open_connections_, 1); Add(connections_accepted_, 1); }
@@ -94,6 +96,7 @@ class LoopMetrics {
   std::atomic<uint64_t> in_flight_{0};
   std::atomic<uint64_t> refusal_cpu_nanos_{0};
   std::atomic<uint64_t> refusals_timed_{0};
+  std::array<std::atomic<uint64_t>, 2> soap_paths_{};  // [0] fast path, [1] gSOAP
 };
 
 // The Prometheus text exposition of the loops' sums plus process_cpu_seconds_total,

@@ -60,6 +60,7 @@ void RequestRouter::CompleteDeferred(DeferredResult result, HttpResponse* respon
   metrics_->RecordRequest(outcome.operation, outcome.http_status == 200 ? 0 : outcome.sender_fault ? 1 : 2,
                           result.seconds);
   metrics_->RecordParseSerialize(outcome.parse_seconds, outcome.serialize_seconds);
+  metrics_->RecordSoapPath(outcome.fast_path);
   response->head.clear();
   AppendResponseHead(outcome.http_status, outcome.soap_version == 2 ? kSoap12ContentType : kSoap11ContentType,
                      response->body.size(), response->keep_alive, ExtraHeaders(outcome), &response->head);
@@ -349,6 +350,7 @@ void RequestRouter::ServeSoap(const HttpRequest& request, bool keep_alive, doubl
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   metrics_->RequestFinished();
   if (outcome.deferred) {  // it waits for the store: run it on the pool or the writer (which record the wait)
+    if (outcome.increment) metrics_->RecordSoapPath(outcome.fast_path);  // read here; the pool reads the others
     response->deferred = true;
     response->increment = outcome.increment;
     if (outcome.increment) response->pending_increment = engine_->pending_increment();
@@ -359,6 +361,7 @@ void RequestRouter::ServeSoap(const HttpRequest& request, bool keep_alive, doubl
   metrics_->RecordQueueWait(waited_seconds);
   metrics_->RecordRequest(outcome.operation, outcome.http_status == 200 ? 0 : outcome.sender_fault ? 1 : 2, seconds);
   metrics_->RecordParseSerialize(outcome.parse_seconds, outcome.serialize_seconds);
+  metrics_->RecordSoapPath(outcome.fast_path);
   AppendResponseHead(outcome.http_status, outcome.soap_version == 2 ? kSoap12ContentType : kSoap11ContentType,
                      response->body.size(), keep_alive, ExtraHeaders(outcome), &response->head);
   response->close = !keep_alive;

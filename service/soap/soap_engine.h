@@ -35,6 +35,10 @@ struct SoapEngineLimits {
   // EchoDataSamples read and written by Lather's own sample codec (wsdl/sample_reader.h) instead of
   // gSOAP's generated serializers (kept for comparison: lather-service --echo-codec gsoap).
   bool sample_codec = true;
+  // The fast path (fast_path.h) for the commonest shape of Increment, HelloWorld, IncCounter and
+  // GetCounter requests, with gSOAP's own answers written from templates; anything else goes to gSOAP.
+  // false: every request through gSOAP (lather-service --no-fast-path).
+  bool fast_path = true;
 };
 
 // The deepest limit gSOAP can hold (its level counter is an unsigned short).
@@ -66,7 +70,17 @@ struct SoapOutcome {
   bool unavailable = false;   // the counter store could not serve: 503 + Retry-After, a Server fault
   double parse_seconds = 0;      // from the start to the operation (checks and deserialization)
   double serialize_seconds = 0;  // from the operation's return to the end (the response or fault)
+  bool fast_path = false;        // served by the fast path (fast_path.h), not read by gSOAP
 };
+
+// gSOAP's own answers to the fast path's operations, per operation (kMetricOperations 0-3) and SOAP
+// version: the envelope before and after the result's digits (HelloWorld: all of it before). Captured
+// once per process by serving canonical requests through gSOAP with marker results; read-only after.
+struct AnswerTemplate {
+  std::string before, after;
+  bool ok = false;
+};
+const AnswerTemplate& FastAnswer(size_t operation, int version);
 
 class SoapEngine {
  public:
@@ -101,9 +115,8 @@ class SoapEngine {
     injection_ = {std::move(status), value, true};
   }
   // Appends the IncCounterResponse envelope of SOAP `version` (1 or 2) with `value`: gSOAP's own bytes for
-  // that answer, captured once per version by serving a headerless IncCounter with an injected marker value,
-  // then copied with the value in its place (no second read of the call). False if `version` is not 1 or 2,
-  // or the capture failed; then nothing is appended. Not during a Serve().
+  // that answer (FastAnswers, below), with the value in its place (no second read of the call). False if
+  // `version` is not 1 or 2, or the capture failed; then nothing is appended.
   bool WriteIncrementAnswer(int version, int64_t value, std::string* body);
 
  private:
@@ -193,15 +206,11 @@ class SoapEngine {
     bool armed = false;
   };
   Injection injection_;         // set by InjectIncrement() for the next Serve()
-  // WriteIncrementAnswer's captures, per SOAP version: the envelope before and after the value; `tried` once
-  // built (or failed: then `ok` stays false).
-  struct AnswerTemplate {
-    std::string before, after;
-    bool tried = false;
-    bool ok = false;
-  };
-  AnswerTemplate increment_answer_[2];
-  void CaptureIncrementAnswer(int version, AnswerTemplate* capture);
+  // The fast path: serves `call` without gSOAP when ReadFastRequest accepts it and nothing else about the
+  // call (its action, credentials, a store failure) needs gSOAP's reading; false to serve it with gSOAP.
+  // service/soap/soap_fast_serve.cpp.
+  bool FastServe(const SoapCall& call, std::string* response_body, SoapOutcome* outcome);
+  const bool fast_path_;
   Injection active_injection_;  // this Serve's
   struct soap* soap_;
   std::unique_ptr<Handler> handler_;

@@ -1,0 +1,241 @@
+#include "service/soap/fast_path.h"
+
+#include <array>
+#include <charconv>
+
+namespace lather {
+namespace {
+
+constexpr std::string_view kEnv11 = "http://schemas.xmlsoap.org/soap/envelope/";
+constexpr std::string_view kEnv12 = "http://www.w3.org/2003/05/soap-envelope";
+constexpr std::string_view kLather = "urn:lather:v1";
+constexpr size_t kMaxBindings = 8;
+constexpr size_t kMaxNameBytes = 64;
+
+struct Binding {
+  std::string_view prefix;  // empty: the default namespace
+  std::string_view uri;
+};
+
+// A cursor over the body; every step either consumes what it expects or fails.
+class Cursor {
+ public:
+  explicit Cursor(std::string_view text) : s_(text) {}
+
+  bool done() const { return i_ == s_.size(); }
+  void SkipSpace() {
+    while (i_ < s_.size() && (s_[i_] == ' ' || s_[i_] == '\t' || s_[i_] == '\n' || s_[i_] == '\r')) ++i_;
+  }
+  bool Take(std::string_view literal) {
+    if (s_.substr(i_, literal.size()) != literal) return false;
+    i_ += literal.size();
+    return true;
+  }
+  bool Peek(char c) const { return i_ < s_.size() && s_[i_] == c; }
+  // An XML name of ASCII letters, digits and . - _ (no colon), at most kMaxNameBytes.
+  bool Name(std::string_view* out) {
+    const size_t start = i_;
+    if (i_ < s_.size() && (IsAlpha(s_[i_]) || s_[i_] == '_')) ++i_;
+    else return false;
+    while (i_ < s_.size() && (IsAlpha(s_[i_]) || IsDigit(s_[i_]) || s_[i_] == '_' || s_[i_] == '-' || s_[i_] == '.')) ++i_;
+    if (i_ - start > kMaxNameBytes) return false;
+    *out = s_.substr(start, i_ - start);
+    return true;
+  }
+  // A qualified name: [prefix:]local.
+  bool QName(std::string_view* prefix, std::string_view* local) {
+    std::string_view first;
+    if (!Name(&first)) return false;
+    if (Peek(':')) {
+      ++i_;
+      *prefix = first;
+      return Name(local);
+    }
+    *prefix = {};
+    *local = first;
+    return true;
+  }
+  // A quoted attribute value without '&', '<' or the other quote's kind of trouble.
+  bool Quoted(std::string_view* out) {
+    if (i_ >= s_.size() || (s_[i_] != '"' && s_[i_] != '\'')) return false;
+    const char quote = s_[i_++];
+    const size_t start = i_;
+    while (i_ < s_.size() && s_[i_] != quote) {
+      const char c = s_[i_];
+      if (c == '&' || c == '<' || static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x7F) return false;
+      ++i_;
+    }
+    if (i_ >= s_.size()) return false;
+    *out = s_.substr(start, i_ - start);
+    ++i_;
+    return true;
+  }
+  // Text up to the next '<', of bytes `ok` accepts only.
+  template <typename Ok>
+  bool Text(std::string_view* out, Ok ok) {
+    const size_t start = i_;
+    while (i_ < s_.size() && s_[i_] != '<') {
+      if (!ok(s_[i_])) return false;
+      ++i_;
+    }
+    *out = s_.substr(start, i_ - start);
+    return i_ < s_.size();
+  }
+
+  static bool IsAlpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+  static bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+
+ private:
+  std::string_view s_;
+  size_t i_ = 0;
+};
+
+struct Scope {
+  std::array<Binding, kMaxBindings> bindings;
+  size_t count = 0;
+  bool Add(std::string_view prefix, std::string_view uri) {
+    for (size_t i = 0; i < count; ++i) {
+      if (bindings[i].prefix == prefix) return false;  // a repeated declaration on one element: gSOAP decides
+    }
+    if (count == kMaxBindings) return false;
+    bindings[count++] = {prefix, uri};
+    return true;
+  }
+  // The innermost binding of `prefix`; npos-like empty view with `found` false when unbound.
+  bool Find(std::string_view prefix, std::string_view* uri) const {
+    for (size_t i = count; i-- > 0;) {
+      if (bindings[i].prefix == prefix) {
+        *uri = bindings[i].uri;
+        return true;
+      }
+    }
+    return false;
+  }
+};
+
+// The attributes of a start tag, which must all be namespace declarations; then '>' (or "/>" when
+// `empty` is given: *empty tells which). False for anything else.
+bool Declarations(Cursor* c, Scope* scope, bool* empty) {
+  for (;;) {
+    const bool spaced = c->Peek(' ') || c->Peek('\t') || c->Peek('\n') || c->Peek('\r');
+    c->SkipSpace();
+    if (c->Take(">")) {
+      if (empty != nullptr) *empty = false;
+      return true;
+    }
+    if (empty != nullptr && c->Take("/>")) {
+      *empty = true;
+      return true;
+    }
+    if (!spaced || !c->Take("xmlns")) return false;
+    std::string_view prefix;
+    if (c->Take(":") && !c->Name(&prefix)) return false;
+    std::string_view uri;
+    if (!c->Take("=") || !c->Quoted(&uri)) return false;
+    if (prefix.empty() && uri.empty()) return false;  // undeclaring the default namespace: gSOAP decides
+    if (prefix == "xml" || prefix == "xmlns") return false;
+    if (!scope->Add(prefix, uri)) return false;
+  }
+}
+
+bool Resolves(const Scope& scope, std::string_view prefix, std::string_view want) {
+  std::string_view uri;
+  return scope.Find(prefix, &uri) && uri == want;
+}
+
+// "</prefix:local>" exactly as the start tag named it.
+bool EndTag(Cursor* c, std::string_view prefix, std::string_view local) {
+  if (!c->Take("</")) return false;
+  if (!prefix.empty() && !(c->Take(prefix) && c->Take(":"))) return false;
+  return c->Take(local) && c->Take(">");
+}
+
+// One child element of the operation in urn:lather:v1, named `local`, with text `ok` accepts; its text.
+template <typename Ok>
+bool Child(Cursor* c, const Scope& scope, std::string_view local, std::string_view* text, Ok ok) {
+  c->SkipSpace();
+  std::string_view prefix, name;
+  if (!c->Take("<") || !c->QName(&prefix, &name) || name != local || !c->Take(">")) return false;
+  if (!Resolves(scope, prefix, kLather)) return false;
+  if (!c->Text(text, ok)) return false;
+  return EndTag(c, prefix, name);
+}
+
+bool CanonicalInt(std::string_view text, int32_t* value) {
+  // -?(0|[1-9][0-9]*) in the int32 range: the one spelling of each value, which gSOAP reads the same way.
+  if (text.empty() || text.size() > 11) return false;
+  const size_t digits = text[0] == '-' ? 1 : 0;
+  if (digits == text.size()) return false;
+  if (text[digits] == '0' && (text.size() > digits + 1 || digits == 1)) return false;  // 007, -0
+  int32_t v = 0;
+  const auto r = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (r.ec != std::errc() || r.ptr != text.data() + text.size()) return false;
+  *value = v;
+  return true;
+}
+
+bool NameChar(char c) {
+  return Cursor::IsAlpha(c) || Cursor::IsDigit(c) || c == '.' || c == '_' || c == ':' || c == '-';
+}
+
+}  // namespace
+
+bool ReadFastRequest(std::string_view body, FastRequest* out) {
+  Cursor c(body);
+  if (c.Take("<?xml")) {
+    if (!(c.Take(" version=\"1.0\" encoding=\"UTF-8\"?>") || c.Take(" version=\"1.0\" encoding=\"utf-8\"?>") ||
+          c.Take(" version=\"1.0\"?>"))) {
+      return false;
+    }
+  }
+  c.SkipSpace();
+  Scope scope;
+  std::string_view env_prefix, env_local;
+  if (!c.Take("<") || !c.QName(&env_prefix, &env_local) || env_prefix.empty() || env_local != "Envelope") return false;
+  if (!Declarations(&c, &scope, nullptr)) return false;
+  std::string_view env_uri;
+  if (!scope.Find(env_prefix, &env_uri)) return false;
+  if (env_uri == kEnv11) {
+    out->soap_version = 1;
+  } else if (env_uri == kEnv12) {
+    out->soap_version = 2;
+  } else {
+    return false;
+  }
+  std::string_view env_default;
+  if (scope.Find("", &env_default)) return false;  // a default namespace on the Envelope: gSOAP decides
+  // The Body, with the Envelope's own prefix and nothing on it (no Header before it).
+  c.SkipSpace();
+  if (!c.Take("<") || !c.Take(env_prefix) || !c.Take(":Body>")) return false;
+  c.SkipSpace();
+  std::string_view op_prefix, op_local;
+  if (!c.Take("<") || !c.QName(&op_prefix, &op_local)) return false;
+  bool empty = false;
+  if (!Declarations(&c, &scope, &empty)) return false;
+  if (!Resolves(scope, op_prefix, kLather)) return false;
+  if (op_local == "Increment") {
+    out->operation = 0;
+    std::string_view text;
+    if (empty || !Child(&c, scope, "value", &text, [](char ch) { return Cursor::IsDigit(ch) || ch == '-'; })) return false;
+    if (!CanonicalInt(text, &out->value)) return false;
+  } else if (op_local == "HelloWorld") {
+    out->operation = 1;
+  } else if (op_local == "IncCounter" || op_local == "GetCounter") {
+    out->operation = op_local == "IncCounter" ? 2 : 3;
+    if (empty || !Child(&c, scope, "name", &out->name, NameChar) || out->name.empty() || out->name.size() > 64) return false;
+  } else {
+    return false;
+  }
+  if (!empty) {
+    c.SkipSpace();
+    if (!EndTag(&c, op_prefix, op_local)) return false;
+  }
+  c.SkipSpace();
+  if (!EndTag(&c, env_prefix, "Body")) return false;
+  c.SkipSpace();
+  if (!EndTag(&c, env_prefix, "Envelope")) return false;
+  c.SkipSpace();
+  return c.done();
+}
+
+}  // namespace lather
