@@ -42,7 +42,10 @@ const Element* WrappedArray(const ComplexType* type) {
 
 Status CheckText(const SimpleType& type, const std::string& path, const std::string& value) {
   Status s = CheckValue(type, WithPlaceholdersAsNumbers(value));
-  if (!s.ok()) return Status::InvalidArgument(path + ": " + s.message() + " (" + type.display + ")");
+  if (!s.ok()) {
+    const bool named = s.message().find(type.display) != std::string::npos;  // "'x' is not an xsd:int" says it
+    return Status::InvalidArgument(path + ": " + s.message() + (named ? "" : " (" + type.display + ")"));
+  }
   return Status::Ok();
 }
 

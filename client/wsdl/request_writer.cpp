@@ -51,15 +51,16 @@ class RequestBuilder::Writer {
           if (it != v->attributes.end()) given = &it->second;
         }
         std::string sample;
+        const std::string at = (path.empty() ? "@" : path + ".@") + a.name.local;  // as Set() takes it
         if (given == nullptr && !a.fixed.empty()) {
           sample = a.fixed;
           given = &sample;
         } else if (given == nullptr && a.required) {
           sample = SampleValue(a.type);
           if (!CheckValue(a.type, sample).ok()) {
-            return Status::InvalidArgument(path + ".@" + a.name.local + ": no sample value fits " + a.type.display + ": set it");
+            return Status::InvalidArgument(at + ": no sample value fits " + a.type.display + ": set it");
           }
-          Filled(path + ".@" + a.name.local, sample);
+          Filled(at, sample);
           given = &sample;
         }
         if (given == nullptr) continue;
@@ -73,6 +74,7 @@ class RequestBuilder::Writer {
       return Status::Ok();
     }
     body_ += ">";
+    const size_t start_tag_end = body_.size();
     if (type == nullptr) {
       if (v != nullptr && v->text) {
         AppendXmlEscaped(*v->text, &body_);
@@ -88,7 +90,12 @@ class RequestBuilder::Writer {
       Status s = Content(*type, v, path, depth + 1);
       if (!s.ok()) return s;
     }
-    body_ += "</" + name + ">";
+    if (body_.size() == start_tag_end) {  // no content: <l:HelloWorld/>, as Lather's own clients write it
+      body_.back() = '/';
+      body_ += '>';
+    } else {
+      body_ += "</" + name + ">";
+    }
     return Status::Ok();
   }
 

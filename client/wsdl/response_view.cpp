@@ -92,7 +92,12 @@ void JsonObject(pugi::xml_node n, const Element* decl, std::string* out) {
     first = false;
   }
   if (!HasElementChildren(n)) {
-    *out += (first ? "" : ", ") + std::string("\"value\": ") + JsonScalar(n.text().get(), ValueType(decl));
+    // An empty structure (a list with no items) is {}; text is the value of simple content.
+    const bool structure = decl != nullptr && decl->complex != nullptr && !decl->complex->simple_content &&
+                           !decl->complex->any_type && !decl->complex->mixed;
+    if (!structure || *n.text().get() != 0) {
+      *out += (first ? "" : ", ") + std::string("\"value\": ") + JsonScalar(n.text().get(), ValueType(decl));
+    }
     *out += "}";
     return;
   }
@@ -248,6 +253,10 @@ Status ResponseView::Parse(const std::string& body, const MessageShape& output) 
 
 std::string ResponseView::Tree() const {
   if (!result_) return "";
+  if (!HasElementChildren(result_)) {  // a lone simple value: the text alone ("42")
+    const std::string text = result_.text().get();
+    return text.empty() ? "" : text + "\n";
+  }
   std::string out;
   TreeOf(result_, 0, &out);
   return out;

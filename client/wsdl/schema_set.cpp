@@ -204,12 +204,13 @@ Status SchemaSet::NamedComplex(const QName& name, const ComplexType** out) {
   const Decl& decl = complex_types_.at(name);
   ComplexType& t = type_store_.emplace_back();
   compiled_types_[name] = &t;
+  *out = &t;  // before compiling: an element of this type that its content refers back to (ref=) sees it
   Status s = CompileComplex({decl.schema, 0}, decl.node, &t);
   if (!s.ok()) {
     compiled_types_.erase(name);
+    *out = nullptr;
     return s;
   }
-  *out = &t;
   return Status::Ok();
 }
 

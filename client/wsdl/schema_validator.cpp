@@ -50,6 +50,9 @@ xmlParserInputPtr ServeFromMemory(const char* url, const char* /*id*/, xmlParser
 void KeepFirst(void* target, xmlErrorPtr error) {
   auto* message = static_cast<std::string*>(target);
   if (!message->empty() || error == nullptr || error->message == nullptr) return;
+  // A warning is no failure: "Skipping import of schema ... already imported" comes when an inline
+  // schema names a file the set imported already under another spelling of its URL.
+  if (error->level == XML_ERR_WARNING) return;
   *message = (error->line > 0 ? "line " + std::to_string(error->line) + ": " : std::string()) + error->message;
   while (!message->empty() && message->back() == '\n') message->pop_back();
 }

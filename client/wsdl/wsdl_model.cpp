@@ -1,5 +1,6 @@
 #include "client/wsdl/wsdl_model.h"
 
+#include <algorithm>
 #include <cstring>
 #include <map>
 
@@ -45,11 +46,34 @@ std::string Occurs(const Element& e) {
   return e.min_occurs == 0 ? "?" : "";
 }
 
-std::string TypeText(const Element& e) {
+std::string Fields(const MessageShape& message, std::vector<const ComplexType*>* open);
+
+// `open`: the anonymous types being printed around `e`; one of them again is a recursion, not expanded.
+std::string TypeText(const Element& e, std::vector<const ComplexType*>* open) {
   if (e.complex != nullptr && e.type_display == "(anonymous)") {
-    return "{" + FieldSignature(MessageShape{&e, false}) + "}";
+    if (std::find(open->begin(), open->end(), e.complex) != open->end()) return "(recursive)";
+    return "{" + Fields(MessageShape{&e, false}, open) + "}";
   }
   return e.type_display.empty() ? e.simple.display : e.type_display;
+}
+
+std::string Fields(const MessageShape& message, std::vector<const ComplexType*>* open) {
+  if (message.root == nullptr || message.root->complex == nullptr) return "";
+  const ComplexType& t = *message.root->complex;
+  open->push_back(&t);
+  std::string out;
+  if (t.simple_content) out = "value: " + t.value.display;
+  for (const Attribute& a : t.attributes) {
+    out += (out.empty() ? "@" : ", @") + a.name.local + (a.required ? "" : "?") + ": " + a.type.display;
+  }
+  std::vector<const Particle*> fields;
+  CollectElements(t.content, &fields);
+  for (const Particle* p : fields) {
+    out += (out.empty() ? "" : ", ") + p->element->name.local + Occurs(*p->element) + ": " + TypeText(*p->element, open);
+  }
+  if (t.any_type) out += (out.empty() ? "" : ", ") + std::string("(any content)");
+  open->pop_back();
+  return out;
 }
 
 }  // namespace
@@ -318,20 +342,8 @@ Status WsdlModel::Load(const std::string& url, const FetchOptions& options, std:
 }
 
 std::string FieldSignature(const MessageShape& message) {
-  if (message.root == nullptr || message.root->complex == nullptr) return "";
-  const ComplexType& t = *message.root->complex;
-  std::string out;
-  if (t.simple_content) out = "value: " + t.value.display;
-  for (const Attribute& a : t.attributes) {
-    out += (out.empty() ? "@" : ", @") + a.name.local + (a.required ? "" : "?") + ": " + a.type.display;
-  }
-  std::vector<const Particle*> fields;
-  CollectElements(t.content, &fields);
-  for (const Particle* p : fields) {
-    out += (out.empty() ? "" : ", ") + p->element->name.local + Occurs(*p->element) + ": " + TypeText(*p->element);
-  }
-  if (t.any_type) out += (out.empty() ? "" : ", ") + std::string("(any content)");
-  return out;
+  std::vector<const ComplexType*> open;
+  return Fields(message, &open);
 }
 
 std::string ResultSignature(const MessageShape& message) {
@@ -342,7 +354,8 @@ std::string ResultSignature(const MessageShape& message) {
   CollectElements(t->content, &fields);
   if (fields.empty() && t->attributes.empty()) return "()";
   if (fields.size() == 1 && t->attributes.empty()) {
-    return fields[0]->element->name.local + Occurs(*fields[0]->element) + ": " + TypeText(*fields[0]->element);
+    std::vector<const ComplexType*> open = {t};
+    return fields[0]->element->name.local + Occurs(*fields[0]->element) + ": " + TypeText(*fields[0]->element, &open);
   }
   return "{" + FieldSignature(message) + "}";
 }

@@ -170,7 +170,8 @@ Status CheckBuiltin(const std::string& builtin, const std::string& value) {
     bool overflow = false;
     if (!ParseInteger(value, &v, &overflow)) return Status::InvalidArgument("'" + value + "' is not an xsd:" + builtin);
     const IntRange& r = integer->second;
-    if ((overflow && (r.has_min || r.has_max)) || (r.has_min && v < r.min) || (r.has_max && v > r.max)) {
+    // Beyond 2^100 only its sign is known: out of range when the type is bounded on that side.
+    if ((overflow && (v < 0 ? r.has_min : r.has_max)) || (r.has_min && v < r.min) || (r.has_max && v > r.max)) {
       return Status::InvalidArgument("'" + value + "' is outside the range of xsd:" + builtin +
                                      (r.has_min ? " [" + IntText(r.min) : " (-inf") + ", " +
                                      (r.has_max ? IntText(r.max) + "]" : "inf)"));
@@ -283,6 +284,7 @@ Status CheckValue(const SimpleType& type, const std::string& text, std::string* 
       std::string fraction = dot == std::string::npos ? "" : digits.substr(dot + 1);
       while (!fraction.empty() && fraction.back() == '0') fraction.pop_back();
       while (whole.size() > 1 && whole[0] == '0') whole.erase(0, 1);
+      if (whole == "0" && !fraction.empty()) whole.clear();  // 0.12 is 12 x 10^-2: two digits
       if (f.fraction_digits && fraction.size() > *f.fraction_digits) {
         return Status::InvalidArgument("'" + value + "' has more than " + std::to_string(*f.fraction_digits) +
                                        " fraction digits");
@@ -308,7 +310,15 @@ std::string SampleValue(const SimpleType& type) {
       Int128 x = 0;
       bool overflow = false;
       v = ParseInteger(*f.min_exclusive, &x, &overflow) && !overflow ? IntText(x + 1) : *f.min_exclusive + "1";
-    } else if (f.max_inclusive && CheckValue(type, v).ok() == false) v = *f.max_inclusive;
+    } else if (f.max_inclusive && !CheckValue(type, v).ok()) {
+      v = *f.max_inclusive;
+    } else if (f.max_exclusive && !CheckValue(type, v).ok()) {  // the whole part of the bound, less one
+      Int128 x = 0;
+      bool overflow = false;
+      std::string whole = f.max_exclusive->substr(0, f.max_exclusive->find('.'));
+      if (whole.empty() || whole == "-" || whole == "+") whole += "0";
+      if (ParseInteger(whole, &x, &overflow) && !overflow) v = IntText(x - 1);
+    }
   } else if (b == "boolean") v = "false";
   else if (b == "dateTime") v = "2000-01-01T00:00:00Z";
   else if (b == "date") v = "2000-01-01";
@@ -325,8 +335,8 @@ std::string SampleValue(const SimpleType& type) {
   else if (b == "language") v = "en";
   else {
     v = "sample";
-    const uint64_t want = f.length ? *f.length : f.min_length && *f.min_length > v.size() ? *f.min_length : v.size();
-    if (f.max_length && want > *f.max_length) v.resize(*f.max_length);
+    uint64_t want = f.length ? *f.length : f.min_length && *f.min_length > v.size() ? *f.min_length : v.size();
+    if (f.max_length && want > *f.max_length) want = *f.max_length;
     while (v.size() < want) v += 'x';
     if (v.size() > want) v.resize(want);
   }

@@ -9,6 +9,10 @@ namespace {
 constexpr std::string_view kEnv11 = "http://schemas.xmlsoap.org/soap/envelope/";
 constexpr std::string_view kEnv12 = "http://www.w3.org/2003/05/soap-envelope";
 constexpr std::string_view kLather = "urn:lather:v1";
+constexpr std::string_view kEnc11 = "http://schemas.xmlsoap.org/soap/encoding/";
+constexpr std::string_view kEnc12 = "http://www.w3.org/2003/05/soap-encoding";
+constexpr std::string_view kXsi = "http://www.w3.org/2001/XMLSchema-instance";
+constexpr std::string_view kXsd = "http://www.w3.org/2001/XMLSchema";
 constexpr size_t kMaxBindings = 8;
 constexpr size_t kMaxNameBytes = 64;
 
@@ -235,7 +239,17 @@ bool ReadFastRequest(std::string_view body, FastRequest* out) {
   c.SkipSpace();
   if (!EndTag(&c, env_prefix, "Envelope")) return false;
   c.SkipSpace();
-  return c.done();
+  if (!c.done()) return false;
+  // gSOAP writes a namespace of its table back as the request spelled it when the spelling matches the
+  // entry's pattern (xsi 1999 for 2001, another case, the other version's encoding): the answer would not
+  // be the template's. Only the spellings the templates were captured with, or none of the table's, pass.
+  const std::string_view env = out->soap_version == 2 ? kEnv12 : kEnv11;
+  const std::string_view enc = out->soap_version == 2 ? kEnc12 : kEnc11;
+  for (size_t i = 0; i < scope.count; ++i) {
+    const std::string_view uri = scope.bindings[i].uri;
+    if (uri != env && uri != enc && uri != kLather && uri != kXsi && uri != kXsd) return false;
+  }
+  return true;
 }
 
 }  // namespace lather

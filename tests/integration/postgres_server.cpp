@@ -65,7 +65,7 @@ std::string PostgresServer::uri() const {
 
 std::string PostgresServer::Run(const std::string& command) const {
   // From /: the postgres user may not enter the test's working folder (a checkout in a 0700 folder).
-  const std::string full = as_postgres_ ? "cd / && runuser -u postgres -- sh -c '" + command + "'" : command;
+  const std::string full = as_postgres_ ? "runuser -u postgres -- sh -c 'cd / && " + command + "'" : command;
   const CommandResult r = RunCommand(full, 60);
   if (r.exit_code != 0) throw std::runtime_error("'" + command + "' failed (" + std::to_string(r.exit_code) + "): " + r.output);
   return r.output;

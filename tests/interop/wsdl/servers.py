@@ -1,10 +1,12 @@
 """The foreign SOAP services of tests/interop/wsdl, started and stopped by the test (foreign_wsdl.py).
 
-Each start_* function starts one real server bound to 127.0.0.1 on a free port, waits until it serves its
-WSDL and returns a Server. Every server appends one line "PATH CONTENT-TYPE | SOAPACTION" per POST to
-Server.log_path (Server.posts() reads them), so a test can tell whether a request reached it and over
-which port. Server.stop() ends the process by its PID (SIGTERM, then SIGKILL); children also get SIGKILL
-if this Python process dies first (PR_SET_PDEATHSIG).
+Each STARTERS function (work, build_dir) starts one real server bound to 127.0.0.1 on a free port, waits
+until it serves its WSDL and returns a Server; start_peers returns a Group of three. Every server appends
+one line "PATH CONTENT-TYPE | SOAPACTION" per POST to Server.log_path (Server.posts() reads them), so a
+test can tell whether a request reached it and over which port - except the project's own peers (Spyne's
+spyne_server.py and lather-service, run as they are), whose Server.logs_posts is False. Server.stop()
+ends the process by its PID (SIGTERM, then SIGKILL); children also get SIGKILL if this Python process dies
+first (PR_SET_PDEATHSIG).
 """
 
 import ctypes
@@ -18,14 +20,16 @@ import time
 import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.normpath(os.path.join(HERE, "..", "..", ".."))
 STARTUP_TIMEOUT_S = 20.0
+GSOAP_BUILD_TIMEOUT_S = 60.0  # soapcpp2 + g++ of calc.h's server: about 3 s here
 ASMX_STARTUP_TIMEOUT_S = 60.0  # the first ?WSDL compiles Service.asmx
 STOP_TIMEOUT_S = 5.0
 NO_PROXY = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # 127.0.0.1 never via http_proxy
 
 
 class MissingRuntime(Exception):
-    """The server's runtime (php, node, mono) is not installed: the test is skipped."""
+    """The server's runtime (php, node, mono, spyne, gsoap) is not installed: the test is skipped."""
 
 
 class StartFailure(Exception):
@@ -49,6 +53,7 @@ class Server:
         self.out_path = os.path.join(work, name + ".out")
         self.err_path = os.path.join(work, name + ".err")
         open(self.log_path, "w").close()
+        self.logs_posts = True  # False: the server writes nothing to log_path (posts() stays empty)
         full_env = dict(os.environ, LATHER_WSDL_LOG=self.log_path, **(env or {}))
         with open(self.out_path, "w") as out, open(self.err_path, "w") as err:
             self.proc = subprocess.Popen(argv, cwd=cwd, env=full_env, stdin=subprocess.DEVNULL, stdout=out,
@@ -80,6 +85,22 @@ class Server:
                 raise StartFailure(f"{self.name} exited with {self.proc.returncode}: {self.errors()}")
             time.sleep(0.05)
         raise StartFailure(f"{self.name} printed no '{prefix}' line in {timeout_s:.0f} s: {self.errors()}")
+
+    def wait_for_port_file(self, path, timeout_s):
+        """The port a server wrote to path (--port-file), waiting up to timeout_s."""
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            try:
+                with open(path) as f:
+                    text = f.read().strip()
+                if text.isdigit():
+                    return int(text)
+            except OSError:
+                pass
+            if self.proc.poll() is not None:
+                raise StartFailure(f"{self.name} exited with {self.proc.returncode}: {self.errors()}")
+            time.sleep(0.05)
+        raise StartFailure(f"{self.name} wrote no port to {path} in {timeout_s:.0f} s: {self.errors()}")
 
     def wait_for_wsdl(self, url, timeout_s):
         deadline = time.monotonic() + timeout_s
@@ -129,15 +150,15 @@ def _php(work, folder, wsdl_path, extra_env=None):
     raise last
 
 
-def start_php_shop(work):
+def start_php_shop(work, build_dir=None):
     return _php(work, "php_shop", "/shop/service?wsdl", {"LATHER_WSDL_STATE": os.path.join(work, "orders.json")})
 
 
-def start_php_rpc(work):
+def start_php_rpc(work, build_dir=None):
     return _php(work, "php_rpc", "/calc/service?wsdl")
 
 
-def start_node_soap(work):
+def start_node_soap(work, build_dir=None):
     node = shutil.which("node")
     if node is None:
         raise MissingRuntime("node is not installed")
@@ -154,7 +175,7 @@ def start_node_soap(work):
         raise
 
 
-def start_asmx(work):
+def start_asmx(work, build_dir=None):
     """Service.asmx in Mono's ASP.NET runtime behind asmx/AsmxHost.cs (xsp4 4.2 does not start on Mono 6.8)."""
     for tool in ("mono", "mcs"):
         if shutil.which(tool) is None:
@@ -189,7 +210,7 @@ def start_asmx(work):
     raise last
 
 
-def start_refusals(work):
+def start_refusals(work, build_dir=None):
     """python3 -m http.server over refusals/ (it binds port 0 and prints the port it got)."""
     server = Server("refusals", ["/usr/bin/python3", "-u", "-m", "http.server", "0", "--bind", "127.0.0.1",
                                  "--directory", os.path.join(HERE, "refusals")], work)
@@ -204,5 +225,145 @@ def start_refusals(work):
         raise
 
 
+class Group:
+    """Several servers started for one SERVICE (peers), by name; stop() ends them all."""
+
+    def __init__(self, work):
+        self.work = work
+        self.members = {}
+
+    def add(self, name, server):
+        self.members[name] = server
+        return server
+
+    def __getitem__(self, name):
+        return self.members[name]
+
+    @property
+    def wsdl_url(self):
+        return ", ".join(f"{name} {server.wsdl_url}" for name, server in self.members.items())
+
+    def errors(self, limit=2000):
+        return "".join(f"--- {name}:\n{server.errors(limit)}\n" for name, server in self.members.items())
+
+    def stop(self):
+        for server in reversed(list(self.members.values())):
+            server.stop()
+
+
+def start_spyne(work):
+    """tests/interop/spyne_server.py as it is (a Spyne WSGI app under wsgiref, HTTP/1.0); it logs no POSTs."""
+    python = "/usr/bin/python3"
+    if not os.access(python, os.X_OK):
+        raise MissingRuntime(f"{python} is not installed")
+    probe = subprocess.run([python, "-c", "import spyne, lxml"], capture_output=True, text=True, timeout=30)
+    if probe.returncode != 0:
+        raise MissingRuntime("Python Spyne is not installed (apt-get install python3-spyne python3-lxml)")
+    os.makedirs(work)
+    port_file = os.path.join(work, "spyne.port")
+    server = Server("spyne", [python, os.path.join(REPO, "tests", "interop", "spyne_server.py"), "--port", "0",
+                              "--port-file", port_file], work)
+    server.logs_posts = False
+    try:
+        port = server.wait_for_port_file(port_file, STARTUP_TIMEOUT_S)
+        server.wait_for_wsdl(f"http://127.0.0.1:{port}/soap?wsdl", STARTUP_TIMEOUT_S)
+        return server
+    except Exception:
+        server.stop()
+        raise
+
+
+def start_gsoap(work):
+    """gsoap/calc.h through Debian's soapcpp2 (calc.wsdl, ns.xsd and the server skeleton) and g++ with
+    gsoap/calc_server.cpp. Server.wsdl_url is the generated calc.wsdl (a file; its soap:address is the dead
+    http://127.0.0.1:1/calc), Server.live_url the running server's endpoint."""
+    soapcpp2, cxx = shutil.which("soapcpp2"), shutil.which("g++")
+    if soapcpp2 is None:
+        raise MissingRuntime("soapcpp2 is not installed (apt-get install gsoap)")
+    if cxx is None:
+        raise MissingRuntime("g++ is not installed (apt-get install g++)")
+    if not os.path.exists("/usr/include/stdsoap2.h"):
+        raise MissingRuntime("gSOAP's headers and libgsoap++ are not installed (apt-get install libgsoap-dev)")
+    gen = os.path.join(work, "generated")
+    os.makedirs(gen)
+    shutil.copy(os.path.join(HERE, "gsoap", "calc.h"), gen)
+    steps = [(["soapcpp2", "-S", "-L", "-x", "-d", gen, "calc.h"], "soapcpp2 -S -L -x calc.h"),
+             (["nice", "-n", "19", cxx, "-std=c++17", "-O0", "-w", "-I", gen, "-o", os.path.join(gen, "calc_server"),
+               os.path.join(HERE, "gsoap", "calc_server.cpp"), os.path.join(gen, "soapC.cpp"),
+               os.path.join(gen, "soapServer.cpp"), "-lgsoap++", "-pthread"], "g++ calc_server.cpp")]
+    deadline = time.monotonic() + GSOAP_BUILD_TIMEOUT_S
+    for argv, what in steps:
+        try:
+            build = subprocess.run(argv, cwd=gen, capture_output=True, text=True, stdin=subprocess.DEVNULL,
+                                   timeout=max(1.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            raise StartFailure(f"{what} took more than {GSOAP_BUILD_TIMEOUT_S:.0f} s") from None
+        if build.returncode != 0:
+            raise StartFailure(f"{what} failed (exit {build.returncode}): {(build.stdout + build.stderr)[-1500:]}")
+    for name in ("calc.wsdl", "ns.xsd"):
+        if not os.path.exists(os.path.join(gen, name)):
+            raise StartFailure(f"soapcpp2 wrote no {name} in {gen}")
+    server = Server("gsoap", [os.path.join(gen, "calc_server")], work)
+    try:
+        port = int(server.wait_for_line("listening ", STARTUP_TIMEOUT_S).split()[1])
+        server.live_url = f"http://127.0.0.1:{port}/calc"
+        server.wsdl_url = os.path.join(gen, "calc.wsdl")
+        return server
+    except Exception:
+        server.stop()
+        raise
+
+
+def start_lather(work, build_dir):
+    """build/service/lather-service on port 0 with its own SQLite store; it logs no POSTs."""
+    binary = os.path.join(build_dir, "service", "lather-service")
+    if not os.access(binary, os.X_OK):
+        raise StartFailure(f"{binary} is missing or not executable")
+    os.makedirs(work)
+    port_file = os.path.join(work, "lather.port")
+    server = Server("lather", [binary, "--listen", "127.0.0.1:0", "--port-file", port_file,
+                               "--store", "sqlite:" + os.path.join(work, "lather.db")], work)
+    server.logs_posts = False
+    try:
+        port = server.wait_for_port_file(port_file, STARTUP_TIMEOUT_S)
+        server.wait_for_wsdl(f"http://127.0.0.1:{port}/soap?wsdl", STARTUP_TIMEOUT_S)
+        return server
+    except Exception:
+        server.stop()
+        raise
+
+
+def start_peers(work, build_dir):
+    """The project's own peer servers, each in its folder of work: Spyne, a gSOAP build of gsoap/calc.h, and
+    lather-service."""
+    group = Group(work)
+    try:
+        group.add("spyne", start_spyne(os.path.join(work, "spyne")))
+        group.add("gsoap", start_gsoap(os.path.join(work, "gsoap")))
+        group.add("lather", start_lather(os.path.join(work, "lather"), build_dir))
+        return group
+    except BaseException:
+        group.stop()
+        raise
+
+
+def start_byte_identity(work, build_dir=None):
+    """byte_identity/capture_server.py: wsdl/lather.wsdl at /soap?wsdl (its addresses pointing back at it),
+    every POST's raw bytes in Server.capture_dir, answers computed from the requests."""
+    capture_dir = os.path.join(work, "captured")
+    os.makedirs(capture_dir)
+    server = Server("capture", ["/usr/bin/python3", os.path.join(HERE, "byte_identity", "capture_server.py"),
+                                os.path.join(REPO, "wsdl", "lather.wsdl"), capture_dir], work)
+    server.capture_dir = capture_dir
+    try:
+        port = int(server.wait_for_line("listening ", STARTUP_TIMEOUT_S).split()[1])
+        server.wait_for_wsdl(f"http://127.0.0.1:{port}/soap?wsdl", STARTUP_TIMEOUT_S)
+        return server
+    except Exception:
+        server.stop()
+        raise
+
+
 STARTERS = {"php-shop": start_php_shop, "php-rpc": start_php_rpc, "node-soap": start_node_soap,
-            "asmx": start_asmx, "refusals": start_refusals}
+            "asmx": start_asmx, "refusals": start_refusals, "peers": start_peers,
+            "byte-identity": start_byte_identity}
