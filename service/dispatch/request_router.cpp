@@ -361,7 +361,7 @@ void RequestRouter::ServeSoap(const HttpRequest& request, bool keep_alive, doubl
   metrics_->RecordQueueWait(waited_seconds);
   metrics_->RecordRequest(outcome.operation, outcome.http_status == 200 ? 0 : outcome.sender_fault ? 1 : 2, seconds);
   metrics_->RecordParseSerialize(outcome.parse_seconds, outcome.serialize_seconds);
-  metrics_->RecordSoapPath(outcome.fast_path);
+  if (!outcome.reread) metrics_->RecordSoapPath(outcome.fast_path);  // a reread was counted at its first read
   AppendResponseHead(outcome.http_status, outcome.soap_version == 2 ? kSoap12ContentType : kSoap11ContentType,
                      response->body.size(), keep_alive, ExtraHeaders(outcome), &response->head);
   response->close = !keep_alive;

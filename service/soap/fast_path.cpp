@@ -186,11 +186,13 @@ bool NameChar(char c) {
 
 bool ReadFastRequest(std::string_view body, FastRequest* out) {
   Cursor c(body);
-  if (c.Take("<?xml")) {
-    if (!(c.Take(" version=\"1.0\" encoding=\"UTF-8\"?>") || c.Take(" version=\"1.0\" encoding=\"utf-8\"?>") ||
-          c.Take(" version=\"1.0\"?>"))) {
-      return false;
-    }
+  if (c.Take("<?xml")) {  // version 1.0, UTF-8 or no encoding named, either quote (zeep and JAX-WS use ')
+    constexpr std::string_view kDeclarations[] = {
+        " version=\"1.0\" encoding=\"UTF-8\"?>", " version=\"1.0\" encoding=\"utf-8\"?>", " version=\"1.0\"?>",
+        " version='1.0' encoding='UTF-8'?>", " version='1.0' encoding='utf-8'?>", " version='1.0'?>"};
+    bool known = false;
+    for (std::string_view d : kDeclarations) known = known || c.Take(d);
+    if (!known) return false;
   }
   c.SkipSpace();
   Scope scope;
@@ -208,9 +210,19 @@ bool ReadFastRequest(std::string_view body, FastRequest* out) {
   }
   std::string_view env_default;
   if (scope.Find("", &env_default)) return false;  // a default namespace on the Envelope: gSOAP decides
-  // The Body, with the Envelope's own prefix and nothing on it (no Header before it).
+  // An empty Header (suds sends one), then the Body, each under a prefix of the envelope's namespace and
+  // with nothing on it.
   c.SkipSpace();
-  if (!c.Take("<") || !c.Take(env_prefix) || !c.Take(":Body>")) return false;
+  std::string_view part_prefix, part_local;
+  if (!c.Take("<") || !c.QName(&part_prefix, &part_local) || !Resolves(scope, part_prefix, env_uri)) return false;
+  if (part_local == "Header") {
+    if (!(c.Take("/>") || (c.Take(">") && EndTag(&c, part_prefix, "Header")))) return false;
+    out->empty_header = true;
+    c.SkipSpace();
+    if (!c.Take("<") || !c.QName(&part_prefix, &part_local) || !Resolves(scope, part_prefix, env_uri)) return false;
+  }
+  if (part_local != "Body" || !c.Take(">")) return false;
+  const std::string_view body_prefix = part_prefix;
   c.SkipSpace();
   std::string_view op_prefix, op_local;
   if (!c.Take("<") || !c.QName(&op_prefix, &op_local)) return false;
@@ -235,7 +247,7 @@ bool ReadFastRequest(std::string_view body, FastRequest* out) {
     if (!EndTag(&c, op_prefix, op_local)) return false;
   }
   c.SkipSpace();
-  if (!EndTag(&c, env_prefix, "Body")) return false;
+  if (!EndTag(&c, body_prefix, "Body")) return false;
   c.SkipSpace();
   if (!EndTag(&c, env_prefix, "Envelope")) return false;
   c.SkipSpace();

@@ -390,7 +390,9 @@ SoapOutcome SoapEngine::Serve(const SoapCall& call, std::string* response_body) 
                                " levels (the service's --max-depth)";
     soap_sender_fault(soap_, soap_strdup(soap_, reason.c_str()), nullptr);
   }
-  return Finish();
+  SoapOutcome outcome = Finish();
+  outcome.reread = reread;
+  return outcome;
 }
 
 bool SoapEngine::PreScan(std::string_view part) {

@@ -71,16 +71,18 @@ struct SoapOutcome {
   double parse_seconds = 0;      // from the start to the operation (checks and deserialization)
   double serialize_seconds = 0;  // from the operation's return to the end (the response or fault)
   bool fast_path = false;        // served by the fast path (fast_path.h), not read by gSOAP
+  bool reread = false;           // an IncCounter served again with the writer's answer (InjectIncrement)
 };
 
 // gSOAP's own answers to the fast path's operations, per operation (kMetricOperations 0-3) and SOAP
-// version: the envelope before and after the result's digits (HelloWorld: all of it before). Captured
-// once per process by serving canonical requests through gSOAP with marker results; read-only after.
+// version, for requests without a Header and with an empty one (which gSOAP echoes): the envelope before
+// and after the result's digits (HelloWorld: all of it before). Captured once per process by serving
+// canonical requests through gSOAP with marker results; read-only after.
 struct AnswerTemplate {
   std::string before, after;
   bool ok = false;
 };
-const AnswerTemplate& FastAnswer(size_t operation, int version);
+const AnswerTemplate& FastAnswer(size_t operation, int version, bool empty_header = false);
 
 class SoapEngine {
  public:
