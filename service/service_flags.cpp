@@ -65,9 +65,6 @@ Status ParseServiceFlags(int argc, char** argv, ServiceFlags* out) {
                    options->soap.sample_codec = v == "lather";
                    return Status::Ok();
                  });
-  // The environment variable is for running a whole test suite through gSOAP alone (scripts/test).
-  const char* no_fast_env = std::getenv("LATHER_NO_FAST_PATH");
-  if (no_fast_env != nullptr && std::string(no_fast_env) == "1") options->soap.fast_path = false;
   flags.AddValue("no-fast-path", 0, "",
                  "read every SOAP request with gSOAP: no one-pass fast path for the commonest Increment, HelloWorld, "
                  "IncCounter and GetCounter envelopes (the environment variable LATHER_NO_FAST_PATH=1 does the same)",

@@ -20,6 +20,9 @@ struct _wsse__Security;
 
 namespace lather {
 
+// True unless the environment variable LATHER_NO_FAST_PATH is "1" (read once).
+bool FastPathByDefault();
+
 struct SoapEngineLimits {
   int max_xml_depth = 500;         // deeper nesting is a Client/Sender fault (at most kMaxXmlDepth)
   size_t max_occurs = 100000;      // most repetitions of one element (e.g. samples, contact numbers)
@@ -37,8 +40,9 @@ struct SoapEngineLimits {
   bool sample_codec = true;
   // The fast path (fast_path.h) for the commonest shape of Increment, HelloWorld, IncCounter and
   // GetCounter requests, with gSOAP's own answers written from templates; anything else goes to gSOAP.
-  // false: every request through gSOAP (lather-service --no-fast-path).
-  bool fast_path = true;
+  // false: every request through gSOAP (lather-service --no-fast-path). The default is false when the
+  // environment has LATHER_NO_FAST_PATH=1, so that a whole test suite can run through gSOAP alone.
+  bool fast_path = FastPathByDefault();
 };
 
 // The deepest limit gSOAP can hold (its level counter is an unsigned short).

@@ -1,5 +1,6 @@
 // SoapEngine's fast path (fast_path.h) and the templates of gSOAP's own answers it writes from.
 #include <charconv>
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
 
@@ -95,6 +96,14 @@ void AppendNumber(int64_t value, const AnswerTemplate& answer, std::string* body
 }
 
 }  // namespace
+
+bool FastPathByDefault() {
+  static const bool on = [] {
+    const char* off = std::getenv("LATHER_NO_FAST_PATH");
+    return off == nullptr || std::strcmp(off, "1") != 0;
+  }();
+  return on;
+}
 
 const AnswerTemplate& FastAnswer(size_t operation, int version, bool empty_header) {
   return CapturedAnswers().of[operation][version - 1][empty_header ? 1 : 0];
