@@ -7,8 +7,6 @@
 namespace lather::wsdl {
 namespace {
 
-constexpr char kEnv11[] = "http://schemas.xmlsoap.org/soap/envelope/";
-constexpr char kEnv12[] = "http://www.w3.org/2003/05/soap-envelope";
 constexpr int kMaxSampleDepth = 24;
 
 }  // namespace
@@ -190,7 +188,7 @@ Status RequestBuilder::Build(std::string* envelope, std::vector<std::string>* fi
   }
   if (!s.ok()) return s;
   envelope->assign("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<soap:Envelope xmlns:soap=\"");
-  *envelope += soap_version_ == 2 ? kEnv12 : kEnv11;
+  *envelope += soap_version_ == 2 ? kSoapEnv12 : kSoapEnv11;
   *envelope += "\"";
   for (const auto& [prefix, ns] : w.namespaces()) {
     *envelope += " xmlns:" + prefix + "=\"";

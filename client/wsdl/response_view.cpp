@@ -10,8 +10,6 @@
 namespace lather::wsdl {
 namespace {
 
-constexpr char kEnv11[] = "http://schemas.xmlsoap.org/soap/envelope/";
-constexpr char kEnv12[] = "http://www.w3.org/2003/05/soap-envelope";
 
 bool Named(pugi::xml_node n, const char* local) {
   return n.type() == pugi::node_element && std::strcmp(LocalPart(n.name()), local) == 0;
@@ -218,7 +216,7 @@ Status ResponseView::Parse(const std::string& body, const MessageShape& output) 
   if (!parsed) return Status::InvalidArgument(std::string("the answer is not XML (") + parsed.description() + ")");
   pugi::xml_node envelope = doc_.document_element();
   const std::string ns = NamespaceOfNode(envelope);
-  if (!Named(envelope, "Envelope") || (ns != kEnv11 && ns != kEnv12)) {
+  if (!Named(envelope, "Envelope") || (ns != kSoapEnv11 && ns != kSoapEnv12)) {
     return Status::InvalidArgument("the answer is not a SOAP envelope (its root is <" + std::string(envelope.name()) + ">)");
   }
   pugi::xml_node soap_body = ChildNamed(envelope, "Body");
@@ -226,7 +224,7 @@ Status ResponseView::Parse(const std::string& body, const MessageShape& output) 
   pugi::xml_node fault = ChildNamed(soap_body, "Fault");
   if (fault) {
     is_fault_ = true;
-    if (ns == kEnv12) {
+    if (ns == kSoapEnv12) {
       pugi::xml_node code = ChildNamed(fault, "Code");
       fault_.code = ChildNamed(code, "Value").text().get();
       for (pugi::xml_node sub = ChildNamed(code, "Subcode"); sub; sub = ChildNamed(sub, "Subcode")) {

@@ -13,8 +13,6 @@
 namespace lather::wsdl {
 namespace {
 
-constexpr char kSoapEnv11[] = "http://schemas.xmlsoap.org/soap/envelope/";
-constexpr char kSoapEnv12[] = "http://www.w3.org/2003/05/soap-envelope";
 
 std::mutex loader_mutex;                                  // one schema compiled at a time (the loader is global)
 const std::map<std::string, std::string>* served = nullptr;  // URL -> text while compiling

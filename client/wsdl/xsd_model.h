@@ -13,6 +13,8 @@ namespace lather::wsdl {
 
 constexpr char kXsdNs[] = "http://www.w3.org/2001/XMLSchema";
 constexpr char kXsiNs[] = "http://www.w3.org/2001/XMLSchema-instance";
+constexpr char kSoapEnv11[] = "http://schemas.xmlsoap.org/soap/envelope/";  // SOAP 1.1 Envelope
+constexpr char kSoapEnv12[] = "http://www.w3.org/2003/05/soap-envelope";     // SOAP 1.2 Envelope
 constexpr uint64_t kUnbounded = std::numeric_limits<uint64_t>::max();
 
 // A namespace-qualified name; `ns` is empty for an unqualified local element or attribute.

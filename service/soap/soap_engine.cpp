@@ -47,20 +47,6 @@ const size_t kWsseNamespaceIndex = NamespaceIndex("wsse");
 constexpr const char* kOperationNames[] = {"Increment", "HelloWorld", "IncCounter", "GetCounter",
                                            "EchoDataSamples"};
 
-// The operation named by an action such as "urn:lather:v1#Increment" or "urn:lather:v1/Increment";
-// empty when the action names none of ours.
-std::string_view OperationOfAction(std::string_view action) {
-  constexpr std::string_view kPrefix = "urn:lather:v1";
-  if (action.substr(0, kPrefix.size()) != kPrefix || action.size() < kPrefix.size() + 2) return {};
-  const char sep = action[kPrefix.size()];
-  if (sep != '#' && sep != '/') return {};
-  const std::string_view name = action.substr(kPrefix.size() + 1);
-  for (const char* op : kOperationNames) {
-    if (name == op) return name;
-  }
-  return {};
-}
-
 int TooMany(struct soap* soap, const char* element, size_t count, size_t limit) {
   const std::string reason = "a list holds " + std::to_string(count) + " <" + element +
                              "> elements; the service accepts at most " + std::to_string(limit) +
@@ -95,6 +81,20 @@ int CheckSamples(struct soap* soap, const l__DataSampleList* root, size_t max_oc
 }
 
 }  // namespace
+
+// The operation named by an action such as "urn:lather:v1#Increment" or "urn:lather:v1/Increment";
+// empty when the action names none of ours.
+std::string_view OperationOfAction(std::string_view action) {
+  constexpr std::string_view kPrefix = "urn:lather:v1";
+  if (action.substr(0, kPrefix.size()) != kPrefix || action.size() < kPrefix.size() + 2) return {};
+  const char sep = action[kPrefix.size()];
+  if (sep != '#' && sep != '/') return {};
+  const std::string_view name = action.substr(kPrefix.size() + 1);
+  for (const char* op : kOperationNames) {
+    if (name == op) return name;
+  }
+  return {};
+}
 
 size_t SoapStackBytes(const SoapEngineLimits& limits) {
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)

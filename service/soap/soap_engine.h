@@ -20,6 +20,10 @@ struct _wsse__Security;
 
 namespace lather {
 
+// The operation of ours an action names ("urn:lather:v1#Increment", "urn:lather:v1/Increment"); empty when
+// it names none (an absent or foreign action, which the Body decides).
+std::string_view OperationOfAction(std::string_view action);
+
 // True unless the environment variable LATHER_NO_FAST_PATH is "1" (read once).
 bool FastPathByDefault();
 

@@ -115,17 +115,8 @@ bool SoapEngine::FastServe(const SoapCall& call, std::string* response_body, Soa
   if (request.soap_version != call.content_type_version) return false;  // a version mismatch: gSOAP's fault
   const size_t op = request.operation;
   // An action naming another operation than the Body is a fault; credentials are gSOAP's to read.
-  const std::string_view action = call.action;
-  if (!action.empty()) {
-    constexpr std::string_view kPrefix = "urn:lather:v1";
-    const bool ours = action.size() > kPrefix.size() + 1 && action.substr(0, kPrefix.size()) == kPrefix &&
-                      (action[kPrefix.size()] == '#' || action[kPrefix.size()] == '/');
-    if (ours && action.substr(kPrefix.size() + 1) != kNames[op]) {
-      for (size_t i = 0; i < 5; ++i) {
-        if (action.substr(kPrefix.size() + 1) == kNames[i]) return false;
-      }
-    }
-  }
+  const std::string_view named = OperationOfAction(call.action);
+  if (!named.empty() && named != kNames[op]) return false;
   if (authenticator_ != nullptr && (auth_scope_ == AuthScope::kAll || op == kIncCounterIndex)) return false;
   if (soap_->maxlevel < 4) return false;  // --max-depth below the envelope's own depth: gSOAP's fault
   const AnswerTemplate& answer = FastAnswer(op, request.soap_version, request.empty_header);
