@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "service/dispatch/fault_injection.h"
+#include "service/dispatch/soap_request_facts.h"
 #include "service/http/entity_tag.h"
 #include "service/http/gzip_body.h"
 #include "service/http/http_response.h"
@@ -46,13 +47,12 @@ RequestRouter::RequestRouter(SoapEngine* engine, LoopMetrics* metrics, std::stri
 void RequestRouter::CompleteDeferred(DeferredResult result, HttpResponse* response) {
   if (response->decoded_body.capacity() > 0) FreeBuffer(&response->decoded_body);  // the call is done
   if (result.rejected_status != 0) {  // a gzip body refused on the pool
-    return Reject(result.rejected_status, result.rejected_reason,
-                  response->call.content_type_version == 2 ? kSoap12ContentType : kSoap11ContentType, "", response);
+    return RejectAs(response->call.content_type_version, result.rejected_status, result.rejected_reason, "", response);
   }
   if (result.busy) {
     const bool keep_alive = response->keep_alive;
-    return Busy(result.waited, response->call.content_type_version == 2 ? kSoap12ContentType : kSoap11ContentType,
-                keep_alive, std::chrono::steady_clock::now(), response);
+    return Busy(result.waited, response->call.content_type_version, keep_alive, std::chrono::steady_clock::now(),
+                response);
   }
   metrics_->RecordQueueWait(result.waited);
   response->body = std::move(result.body);
@@ -79,9 +79,14 @@ std::string DescribeClient(std::string_view peer, std::string_view forwarded_for
 
 void RequestRouter::Reject(int status, std::string_view reason, std::string_view content_type,
                            std::string_view extra_headers, HttpResponse* response) {
+  RejectAs(SoapVersionOfContentType(content_type), status, reason, extra_headers, response);
+}
+
+void RequestRouter::RejectAs(int soap_version, int status, std::string_view reason, std::string_view extra_headers,
+                             HttpResponse* response) {
   response->Clear();
   metrics_->RecordRejection(status);
-  const int version = SoapVersionOfContentType(content_type) == 2 ? 2 : 1;
+  const int version = soap_version == 2 ? 2 : 1;
   AppendFaultEnvelope(version, status < 500, reason, &response->body);
   AppendResponseHead(status, version == 2 ? kSoap12ContentType : kSoap11ContentType,
                      response->body.size(), false, extra_headers, &response->head);
@@ -125,11 +130,11 @@ void RequestRouter::set_max_queue_wait(double limit_seconds) {
   busy_reason_tail_ = BusyReasonTail(limit_seconds);
 }
 
-void RequestRouter::Busy(double waited_seconds, std::string_view content_type, bool keep_alive,
+void RequestRouter::Busy(double waited_seconds, int soap_version, bool keep_alive,
                          std::chrono::steady_clock::time_point started, HttpResponse* response) {
   response->Clear();
   metrics_->RecordRejection(503);
-  const int version = SoapVersionOfContentType(content_type) == 2 ? 2 : 1;
+  const int version = soap_version == 2 ? 2 : 1;
   char waited[24];
   const size_t waited_size = static_cast<size_t>(
       std::to_chars(waited, waited + sizeof(waited), std::lround(waited_seconds * 1000)).ptr - waited);
@@ -165,14 +170,15 @@ bool RequestRouter::AnswerIncrement(const SoapEngine::PendingIncrement& pending,
 
 bool RequestRouter::RefuseBusyHead(const HttpRequest& head, bool allow_keep_alive, double waited_seconds,
                                    HttpResponse* response) {
-  // Route() and ServeSoap() decide in this order: the resource and method, fault injection, 415, 411, 412, and
-  // then the queue wait; each of these is on the head. The wait only grows while the body arrives, so a head
-  // over the limit is refused exactly as the whole request would be, only sooner.
+  // Route() and ServeSoap() decide in this order: the resource and method, fault injection, then the head's
+  // verdict (415, 411, 412, the queue wait). The wait only grows while the body arrives, so a head over the
+  // limit is refused exactly as the whole request would be, only sooner. Most heads are under it: tested first.
   if (max_queue_wait_ <= 0 || waited_seconds <= max_queue_wait_) return false;
   if (head.path != "/soap" || head.method != "POST" || (fault_injection_ && !head.fault.empty())) return false;
-  if (SoapVersionOfContentType(head.content_type) == 0 || !head.body_framed || head.has_if_match) return false;
+  const SoapRequestFacts facts = ReadSoapFacts(head);
+  if (JudgeSoapHead(facts, waited_seconds, max_queue_wait_) != SoapHeadVerdict::kBusy) return false;
   const auto started = std::chrono::steady_clock::now();
-  Busy(waited_seconds, head.content_type, head.keep_alive && allow_keep_alive && !head.expect_continue, started,
+  Busy(waited_seconds, facts.version, head.keep_alive && allow_keep_alive && !head.expect_continue, started,
        response);
   return true;
 }
@@ -249,105 +255,93 @@ void RequestRouter::Route(const HttpRequest& request, bool allow_keep_alive, dou
          request.content_type, "", response);
 }
 
-bool RequestRouter::DecodeBody(const HttpRequest& request, HttpResponse* response) {
-  if (!IsGzipCoding(request.content_encoding)) {
-    Reject(415, "Content-Encoding " + std::string(request.content_encoding) + " is not supported (gzip is)",
-           request.content_type, "", response);
-    return false;
-  }
+bool RequestRouter::DecodeBody(const HttpRequest& request, const SoapRequestFacts& facts, HttpResponse* response) {
   const GunzipResult result = Gunzip(request.body, max_decoded_bytes_, kMaxGzipRatio, &response->decoded_body);
   if (result == GunzipResult::kOk) return true;
   FreeBuffer(&response->decoded_body);
   std::string reason;
   const int status = GunzipRejection(result, max_decoded_bytes_, &reason);
-  Reject(status, reason, request.content_type, "", response);
+  RejectAs(facts.version, status, reason, "", response);
   return false;
+}
+
+void RequestRouter::MessageFault(int soap_version, std::string_view reason, bool keep_alive, HttpResponse* response) {
+  if (response->decoded_body.capacity() > 0) FreeBuffer(&response->decoded_body);
+  // A message fault (contract: 500 Client / 400 Sender), on a connection that stays usable.
+  metrics_->RecordRequest(5, 1, 0);
+  AppendFaultEnvelope(soap_version, true, reason, &response->body);
+  AppendResponseHead(soap_version == 2 ? 400 : 500, soap_version == 2 ? kSoap12ContentType : kSoap11ContentType,
+                     response->body.size(), keep_alive, "", &response->head);
+  response->close = !keep_alive;
 }
 
 void RequestRouter::ServeSoap(const HttpRequest& request, bool keep_alive, double waited_seconds,
                               HttpResponse* response) {
   const auto started = std::chrono::steady_clock::now();
-  const int version = SoapVersionOfContentType(request.content_type);
-  if (version == 0) {
-    const std::string shown = request.content_type.empty() ? "none" : std::string(request.content_type);
-    return Reject(415, "Content-Type " + shown + " is not a SOAP media type (text/xml for SOAP 1.1, "
-                  "application/soap+xml for SOAP 1.2)", request.content_type, "", response);
-  }
-  if (!request.body_framed) {
-    return Reject(411, "a SOAP request needs Content-Length or chunked transfer coding",
-                  request.content_type, "", response);
-  }
-  // RFC 9110 13.1.1: If-Match holds only for a current representation whose strong tag it names (or any, with
-  // *); /soap itself has none, so If-Match on a POST that would otherwise run is false: 412 before the
-  // operation runs. (13.2.1: a request refused above, 415 or 411, ignores its preconditions.)
-  if (request.has_if_match) {
-    return Reject(412, "If-Match is false: /soap has no current representation to match (RFC 9110 section 13.1.1), "
-                       "so the operation was not run",
-                  request.content_type, "", response);
-  }
-  if (max_queue_wait_ > 0 && waited_seconds > max_queue_wait_) {
-    return Busy(waited_seconds, request.content_type, keep_alive, started, response);
+  const SoapRequestFacts facts = ReadSoapFacts(request);
+  switch (JudgeSoapHead(facts, waited_seconds, max_queue_wait_)) {
+    case SoapHeadVerdict::kNotSoap: {
+      const std::string shown = facts.content_type.empty() ? "none" : std::string(facts.content_type);
+      return RejectAs(1, 415, "Content-Type " + shown + " is not a SOAP media type (text/xml for SOAP 1.1, "
+                      "application/soap+xml for SOAP 1.2)", "", response);
+    }
+    case SoapHeadVerdict::kUnframed:
+      return RejectAs(facts.version, 411, "a SOAP request needs Content-Length or chunked transfer coding", "",
+                      response);
+    case SoapHeadVerdict::kPrecondition:
+      // RFC 9110 13.1.1: If-Match holds only for a current representation whose strong tag it names (or any,
+      // with *); /soap itself has none, so If-Match on a POST that would otherwise run is false: 412 before
+      // the operation runs. (13.2.1: a request refused above, 415 or 411, ignores its preconditions.)
+      return RejectAs(facts.version, 412, "If-Match is false: /soap has no current representation to match "
+                      "(RFC 9110 section 13.1.1), so the operation was not run", "", response);
+    case SoapHeadVerdict::kBusy:
+      return Busy(waited_seconds, facts.version, keep_alive, started, response);
+    case SoapHeadVerdict::kServe:
+      break;
   }
   shedding_ = false;
-  bool encoded = !request.content_encoding.empty() && request.content_encoding != "identity";
-  if (encoded && IsGzipCoding(request.content_encoding) && request.body.size() > kInlineGzipBytes &&
-      long_body_bytes_ != std::numeric_limits<size_t>::max()) {
+  if (facts.coding == SoapRequestFacts::Coding::kUnsupported) {
+    return RejectAs(facts.version, 415, "Content-Encoding " + std::string(facts.content_encoding) +
+                    " is not supported (gzip is)", "", response);
+  }
+  SoapCall call;
+  call.content_type_version = facts.version;
+  call.action = facts.action;
+  call.authorization = request.authorization;
+  response->keep_alive = keep_alive;
+  const bool gzip = facts.coding == SoapRequestFacts::Coding::kGzip;
+  if (gzip && request.body.size() > kInlineGzipBytes && long_body_bytes_ != std::numeric_limits<size_t>::max()) {
     // Large gzip bodies are decoded where large bodies are parsed: on the pool (ServeDeferred).
-    SoapCall call;
     call.body = request.body;
     call.gzip_max_decoded = max_decoded_bytes_;
-    call.content_type_version = version;
-    call.action = version == 2 ? ContentTypeParameter(request.content_type, "action") : request.soap_action;
-    response->keep_alive = keep_alive;
     response->deferred = true;
     response->call = call;
     return;
   }
-  if (encoded && !DecodeBody(request, response)) return;
-  std::string_view body = encoded ? std::string_view(response->decoded_body) : request.body;
+  if (gzip && !DecodeBody(request, facts, response)) return;
+  // From here the body is the request's bytes or, decoded, response->decoded_body (freed once answered).
+  call.body = gzip ? std::string_view(response->decoded_body) : request.body;
   // UTF-16 (WS-I BP 1.1 R1012) is transcoded to UTF-8 once, here; a UTF-8 body pays two byte comparisons.
-  if (const BodyEncoding coding = DetectBodyEncoding(body, request.content_type); coding != BodyEncoding::kUtf8) {
+  if (const BodyEncoding coding = DetectBodyEncoding(call.body, facts.content_type); coding != BodyEncoding::kUtf8) {
     std::string utf8, error;
-    if (!Utf16ToUtf8(body, coding == BodyEncoding::kUtf16Be, max_decoded_bytes_, &utf8, &error)) {
-      if (encoded) FreeBuffer(&response->decoded_body);
-      metrics_->RecordRequest(5, 1, 0);
-      AppendFaultEnvelope(version, true, error, &response->body);
-      AppendResponseHead(version == 2 ? 400 : 500, version == 2 ? kSoap12ContentType : kSoap11ContentType,
-                         response->body.size(), keep_alive, "", &response->head);
-      response->close = !keep_alive;
-      return;
+    if (!Utf16ToUtf8(call.body, coding == BodyEncoding::kUtf16Be, max_decoded_bytes_, &utf8, &error)) {
+      return MessageFault(facts.version, error, keep_alive, response);
     }
     response->decoded_body = std::move(utf8);
-    body = response->decoded_body;
-    encoded = true;  // the body now lives in decoded_body, freed as a decoded one
+    call.body = response->decoded_body;
   }
-  if (body.empty()) {
-    if (encoded) FreeBuffer(&response->decoded_body);
-    // A message fault (contract: 500 Client / 400 Sender), on a connection that stays usable.
-    const int status = version == 2 ? 400 : 500;
-    metrics_->RecordRequest(5, 1, 0);
-    AppendFaultEnvelope(version, true, "the request body is empty; a SOAP envelope was expected",
-                        &response->body);
-    AppendResponseHead(status, version == 2 ? kSoap12ContentType : kSoap11ContentType,
-                       response->body.size(), keep_alive, "", &response->head);
-    response->close = !keep_alive;
-    return;
+  if (call.body.empty()) {
+    return MessageFault(facts.version, "the request body is empty; a SOAP envelope was expected", keep_alive,
+                        response);
   }
-  SoapCall call;
-  call.body = body;
-  call.content_type_version = version;
-  call.action = version == 2 ? ContentTypeParameter(request.content_type, "action") : request.soap_action;
-  call.authorization = request.authorization;
-  response->keep_alive = keep_alive;
-  if (body.size() > long_body_bytes_) {  // a large echo: parse it on the pool, not here
+  if (call.body.size() > long_body_bytes_) {  // a large echo: parse it on the pool, not here
     response->deferred = true;
     response->call = call;
     return;
   }
   metrics_->RequestStarted();
-  const auto start = started;
   const SoapOutcome outcome = engine_->Serve(call, &response->body);
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   metrics_->RequestFinished();
   if (outcome.deferred) {  // it waits for the store: run it on the pool or the writer (which record the wait)
     if (outcome.increment) metrics_->RecordSoapPath(outcome.fast_path);  // read here; the pool reads the others
@@ -357,7 +351,7 @@ void RequestRouter::ServeSoap(const HttpRequest& request, bool keep_alive, doubl
     response->call = call;
     return;
   }
-  if (encoded) FreeBuffer(&response->decoded_body);
+  if (response->decoded_body.capacity() > 0) FreeBuffer(&response->decoded_body);
   metrics_->RecordQueueWait(waited_seconds);
   metrics_->RecordRequest(outcome.operation, outcome.http_status == 200 ? 0 : outcome.sender_fault ? 1 : 2, seconds);
   metrics_->RecordParseSerialize(outcome.parse_seconds, outcome.serialize_seconds);

@@ -12,6 +12,7 @@
 
 #include "service/admin/metrics.h"
 #include "service/dispatch/blocking_pool.h"
+#include "service/dispatch/soap_request_facts.h"
 #include "service/http/http_request_parser.h"
 #include "service/soap/soap_engine.h"
 
@@ -91,10 +92,10 @@ class RequestRouter {
   // `allow_keep_alive` false (the server is stopping) the response says Connection: close.
   void Route(const HttpRequest& request, bool allow_keep_alive, double waited_seconds, HttpResponse* response);
 
-  // Fills *response with 503 + Retry-After and a Server/Receiver fault saying the request waited
-  // `waited_seconds`, over the limit; the connection stays open. Counted as a 503 rejection, with
+  // Fills *response with 503 + Retry-After and a Server/Receiver fault of `soap_version` (1.2's for 2, 1.1's
+  // otherwise) saying the request waited `waited_seconds`, over the limit; the connection stays open. Counted as a 503 rejection, with
   // the time spent answering it (from `started`, a steady-clock time) in the busy-answer histogram.
-  void Busy(double waited_seconds, std::string_view content_type, bool keep_alive,
+  void Busy(double waited_seconds, int soap_version, bool keep_alive,
             std::chrono::steady_clock::time_point started, HttpResponse* response);
 
   // For a request whose head is parsed and whose body is still to come: when the head alone already decides
@@ -112,8 +113,14 @@ class RequestRouter {
 
  private:
   void ServeSoap(const HttpRequest& request, bool keep_alive, double waited_seconds, HttpResponse* response);
-  // Decodes a gzip body into response->decoded_body; false after rejecting it (400, 413, 415).
-  bool DecodeBody(const HttpRequest& request, HttpResponse* response);
+  // Reject() with the fault of `soap_version` (1.2's for 2, 1.1's otherwise).
+  void RejectAs(int soap_version, int status, std::string_view reason, std::string_view extra_headers,
+                HttpResponse* response);
+  // Decodes a gzip body into response->decoded_body; false after rejecting it (400, 413).
+  bool DecodeBody(const HttpRequest& request, const SoapRequestFacts& facts, HttpResponse* response);
+  // Answers a message the engine cannot read (empty, bad UTF-16) with a Client/Sender fault (500 for 1.1,
+  // 400 for 1.2) on a connection that stays usable, and frees a decoded body.
+  void MessageFault(int soap_version, std::string_view reason, bool keep_alive, HttpResponse* response);
 
   SoapEngine* engine_;
   LoopMetrics* metrics_;

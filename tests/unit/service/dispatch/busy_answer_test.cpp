@@ -33,7 +33,7 @@ TEST_CASE("a busy answer is the fault envelope of the request's SOAP version wit
                         Case{"text/xml", 1, 12345.678, "12345678"}}) {
     INFO(c.content_type << ", waited " << c.waited);
     HttpResponse response;
-    router.Busy(c.waited, c.content_type, true, std::chrono::steady_clock::now(), &response);
+    router.Busy(c.waited, c.version, true, std::chrono::steady_clock::now(), &response);
     std::string expected;
     lather::AppendFaultEnvelope(c.version, false,
                                 std::string("the server is busy: this request waited ") + c.waited_text +
