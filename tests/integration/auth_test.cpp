@@ -17,6 +17,7 @@
 #include "service/auth/authenticator.h"
 #include "tests/integration/raw_http.h"
 #include "tests/integration/service_process.h"
+#include "tests/integration/soap_fixtures.h"
 
 using lather::test::CallBinary;
 using lather::test::CommandResult;
@@ -372,4 +373,31 @@ TEST_CASE("lather-stress sends --user credentials and reads the server CPU from 
   CHECK(report->getObject("calls")->getValue<uint64_t>("ok") == 1000);
   CHECK(report->getObject("cpu")->getValue<std::string>("server_cpu_source") == "/metrics");
   CHECK(Counter(service.port(), "s") == 1000);
+}
+
+TEST_CASE("a large gzip-encoded IncCounter decoded on the pool keeps its HTTP Basic credentials",
+          "[integration][auth][gzip]") {
+  AuthFile users;
+  ServiceProcess service("", {"--auth-file", users.path()});
+  // Over 4 KiB compressed (lather::kInlineGzipBytes), so the pool decodes it: padding that does not compress away.
+  std::string padding;
+  uint32_t x = 4242;
+  for (int i = 0; i < 8000; ++i) {
+    x = x * 1103515245 + 12345;
+    padding.push_back(static_cast<char>('a' + (x >> 16) % 26));
+  }
+  const std::string envelope = std::string("<s:Envelope xmlns:s=\"") + kEnv11 + "\" xmlns:l=\"urn:lather:v1\"><!-- " +
+                               padding + " --><s:Body>" + IncCounter("zipped") + "</s:Body></s:Envelope>";
+  const std::string compressed = lather::test::Gzip(envelope);
+  REQUIRE(compressed.size() > 4096);
+  std::string request = lather::test::EncodedPost("text/xml; charset=utf-8", compressed, "gzip");
+  request.insert(request.find("\r\n") + 2, "SOAPAction: \"urn:lather:v1#IncCounter\"\r\n");
+  CheckRefused(SendRaw(service.port(), request), 1, "IncCounter needs credentials");
+  request.insert(request.find("\r\n") + 2,
+                 "Authorization: " + lather::BasicAuthorization("alice", "wonderland") + "\r\n");
+  const RawResponse r = SendRaw(service.port(), request);
+  INFO(r.body);
+  CHECK(r.status == 200);
+  CHECK(ElementText(r.body, "result") == "1");
+  CHECK(Counter(service.port(), "zipped") == 1);
 }
