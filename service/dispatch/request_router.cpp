@@ -34,6 +34,11 @@ bool KnownMethod(std::string_view method) {
 constexpr std::string_view kAuthChallenge = "WWW-Authenticate: Basic realm=\"lather\"\r\n";
 
 constexpr std::string_view kRetrySoon = "Retry-After: 1\r\n";
+
+// Frees a decoded (gunzipped or transcoded) body once its call is answered; nothing when there is none.
+void ReleaseDecodedBody(HttpResponse* response) {
+  if (response->decoded_body.capacity() > 0) FreeBuffer(&response->decoded_body);
+}
 std::string_view ExtraHeaders(const SoapOutcome& outcome) {
   return outcome.unauthorized ? kAuthChallenge : outcome.unavailable ? kRetrySoon : "";
 }
@@ -45,7 +50,7 @@ RequestRouter::RequestRouter(SoapEngine* engine, LoopMetrics* metrics, std::stri
     : engine_(engine), metrics_(metrics), long_body_bytes_(long_body_bytes), local_address_(std::move(local_address)) {}
 
 void RequestRouter::CompleteDeferred(DeferredResult result, HttpResponse* response) {
-  if (response->decoded_body.capacity() > 0) FreeBuffer(&response->decoded_body);  // the call is done
+  ReleaseDecodedBody(response);  // the call is done
   if (result.rejected_status != 0) {  // a gzip body refused on the pool
     return RejectAs(response->call.content_type_version, result.rejected_status, result.rejected_reason, "", response);
   }
@@ -156,7 +161,7 @@ bool RequestRouter::AnswerIncrement(const SoapEngine::PendingIncrement& pending,
   const auto started = std::chrono::steady_clock::now();
   response->Clear();
   if (!engine_->WriteIncrementAnswer(pending.plain_version, value, &response->body)) return false;
-  if (response->decoded_body.capacity() > 0) FreeBuffer(&response->decoded_body);  // the call is done
+  ReleaseDecodedBody(response);  // the call is done
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   // As the call served again would be recorded (its queue wait was its first read's, before the writer).
   metrics_->RecordQueueWait(0.0);
@@ -266,7 +271,7 @@ bool RequestRouter::DecodeBody(const HttpRequest& request, const SoapRequestFact
 }
 
 void RequestRouter::MessageFault(int soap_version, std::string_view reason, bool keep_alive, HttpResponse* response) {
-  if (response->decoded_body.capacity() > 0) FreeBuffer(&response->decoded_body);
+  ReleaseDecodedBody(response);
   // A message fault (contract: 500 Client / 400 Sender), on a connection that stays usable.
   metrics_->RecordRequest(5, 1, 0);
   AppendFaultEnvelope(soap_version, true, reason, &response->body);
@@ -351,7 +356,7 @@ void RequestRouter::ServeSoap(const HttpRequest& request, bool keep_alive, doubl
     response->call = call;
     return;
   }
-  if (response->decoded_body.capacity() > 0) FreeBuffer(&response->decoded_body);
+  ReleaseDecodedBody(response);
   metrics_->RecordQueueWait(waited_seconds);
   metrics_->RecordRequest(outcome.operation, outcome.http_status == 200 ? 0 : outcome.sender_fault ? 1 : 2, seconds);
   metrics_->RecordParseSerialize(outcome.parse_seconds, outcome.serialize_seconds);

@@ -380,12 +380,7 @@ TEST_CASE("a large gzip-encoded IncCounter decoded on the pool keeps its HTTP Ba
   AuthFile users;
   ServiceProcess service("", {"--auth-file", users.path()});
   // Over 4 KiB compressed (lather::kInlineGzipBytes), so the pool decodes it: padding that does not compress away.
-  std::string padding;
-  uint32_t x = 4242;
-  for (int i = 0; i < 8000; ++i) {
-    x = x * 1103515245 + 12345;
-    padding.push_back(static_cast<char>('a' + (x >> 16) % 26));
-  }
+  const std::string padding = lather::test::IncompressibleText(8000, 4242);
   const std::string envelope = std::string("<s:Envelope xmlns:s=\"") + kEnv11 + "\" xmlns:l=\"urn:lather:v1\"><!-- " +
                                padding + " --><s:Body>" + IncCounter("zipped") + "</s:Body></s:Envelope>";
   const std::string compressed = lather::test::Gzip(envelope);

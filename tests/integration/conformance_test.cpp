@@ -227,12 +227,7 @@ TEST_CASE("WS-I BP 1.1 R1012: a large gzip-encoded UTF-16 request is decoded and
           "[integration][conformance][gzip]") {
   ServiceProcess service;
   // Over 4 KiB compressed: the pool decodes it. Random-looking padding keeps it from compressing away.
-  std::string padding;
-  uint32_t x = 12345;
-  for (int i = 0; i < 6000; ++i) {
-    x = x * 1103515245 + 12345;
-    padding.push_back(static_cast<char>('a' + (x >> 16) % 26));
-  }
+  const std::string padding = lather::test::IncompressibleText(6000, 12345);
   const std::string text = "<?xml version=\"1.0\" encoding=\"UTF-16\"?><!-- " + padding + " -->" +
                            Envelope(kEnv11).substr(std::string("<?xml version=\"1.0\" encoding=\"UTF-8\"?>").size());
   const std::string compressed = lather::test::Gzip(Utf16(text, false, true));

@@ -23,6 +23,16 @@ std::string Envelope(const char* ns, const std::string& body_content, const std:
 
 std::string BareEnvelope(const char* ns, const std::string& body_content) { return Envelope(ns, body_content, ""); }
 
+std::string IncompressibleText(size_t size, uint32_t seed) {
+  std::string text;
+  text.reserve(size);
+  for (uint32_t x = seed; text.size() < size;) {
+    x = x * 1103515245 + 12345;
+    text.push_back(static_cast<char>('a' + (x >> 16) % 26));
+  }
+  return text;
+}
+
 std::string Gzip(const std::string& text) {
   z_stream z{};
   if (deflateInit2(&z, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY) != Z_OK) {

@@ -2,6 +2,7 @@
 // a SOAP envelope around a Body's content. Plain functions; thread-safe.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "client/soap_client.h"
@@ -23,6 +24,10 @@ std::string BareEnvelope(const char* ns, const std::string& body_content);
 
 // `text` as one gzip member, as a client sending Content-Encoding: gzip would; throws if zlib fails.
 std::string Gzip(const std::string& text);
+
+// `size` lowercase letters from a linear congruential generator started at `seed`: text that gzip cannot
+// shrink much, for bodies that must stay large once compressed.
+std::string IncompressibleText(size_t size, uint32_t seed);
 
 // A POST of `body` (already encoded) with Content-Encoding `coding` and the given Content-Type.
 std::string EncodedPost(const char* content_type, const std::string& body, const std::string& coding);
