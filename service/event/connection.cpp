@@ -293,36 +293,18 @@ void Connection::RunDeferred() {
 
 void Connection::SubmitIncrement() {
   SetPhase(Phase::kPool);
-  // As on the pool: the call's bytes stay in in_ until the answer is written, and the work guard keeps the
-  // loop (and so this connection) alive until the writer's answer is posted back. The writer runs the
-  // callback on its thread once the batch has committed; one wake-up of the loop serves a whole batch.
-  auto self = shared_from_this();
-  auto work = boost::asio::make_work_guard(loop_->io());
-  // The call's own copy (response_): the engine's is overwritten by the next request this loop reads, which
-  // may come before this one is submitted (behind a write of earlier pipelined answers).
-  SoapEngine::PendingIncrement& pending = response_.pending_increment;
-  const bool accepted = loop_->writer()->Submit(
-      // No wait limit at the writer: the request passed --max-queue-wait when the loop read it, and once
-      // queued for the store it waits for its commit, as a pool thread blocked in a commit did (a slow
-      // commit - another process holding SQLite's lock during a swap - is not a reason to refuse it).
-      std::move(pending.name), std::move(pending.message_id), arrival_ns_, 0.0,
-      [self, work](const GroupCommitter::Answer& answer) mutable {
-        // The connection's reference moves into the posted handler: the writer thread never holds the last
-        // one (the connection is destroyed on its loop).
-        boost::asio::io_context& io = self->loop_->io();
-        boost::asio::post(io, [self = std::move(self), answer]() { self->FinishIncrement(answer); });
-        work.reset();
-      });
-  if (accepted) {
-    loop_->metrics().RequestStarted();
-  } else {
-    Reject(503, "the server is busy: too many requests are waiting for the store; retry later", "Retry-After: 1\r\n");
-  }
+  // As on the pool: the call's bytes stay in in_ until the answer is written; the loop's group keeps this
+  // connection alive until its answer is back.
+  loop_->QueueIncrement(shared_from_this(), &response_.pending_increment, arrival_ns_);
 }
 
 void Connection::FinishIncrement(const GroupCommitter::Answer& answer) {
   loop_->metrics().RequestFinished();
   if (phase_ == Phase::kClosed) return;
+  if (answer.refused) {
+    return Reject(503, "the server is busy: too many requests are waiting for the store; retry later",
+                  "Retry-After: 1\r\n");
+  }
   if (loop_->stopping()) response_.keep_alive = false;
   if (answer.busy) {  // it waited too long for the writer and was not run
     DeferredResult result;

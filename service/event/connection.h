@@ -39,6 +39,10 @@ class Connection : public std::enable_shared_from_this<Connection>, private Dead
   // request (answered with Connection: close); a lingering or handshaking one closes now.
   void DrainIfIdle(std::chrono::milliseconds grace);
 
+  // The writer's answer to the IncCounter this connection queued (EventLoop::QueueIncrement): written from
+  // the engine's capture, or the call served again with it; refused, a 503.
+  void FinishIncrement(const GroupCommitter::Answer& answer);
+
  private:
   // A stopping loop's connection: wait (once, up to `grace`) for one last request instead of closing.
   void ArmDrain(std::chrono::milliseconds grace);
@@ -79,8 +83,6 @@ class Connection : public std::enable_shared_from_this<Connection>, private Dead
   void FinishOnLoop(DeferredResult result);
   // Queues the IncCounter the loop's engine has read to the writer; its answer comes back on the loop.
   void SubmitIncrement();
-  // The writer's answer: the call is served again with it (the engine answers without the store).
-  void FinishIncrement(const GroupCommitter::Answer& answer);
   void SetPhase(Phase phase);
   // "address:port" of the client, for the log.
   std::string PeerName() const;

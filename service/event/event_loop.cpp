@@ -2,7 +2,10 @@
 
 #include <boost/asio/post.hpp>
 
+#include <pthread.h>
+
 #include <exception>
+#include <optional>
 #include <vector>
 
 #include "common/clock.h"
@@ -25,6 +28,8 @@ EventLoop::EventLoop(const ServerOptions& options, BlockingPool* pool)
   last_tick_ns_.store(MonotonicNanos(), std::memory_order_relaxed);
 }
 
+EventLoop::~EventLoop() = default;
+
 void EventLoop::Tick() {
   last_tick_ns_.store(MonotonicNanos(), std::memory_order_relaxed);
   if (stopping_) return;
@@ -35,6 +40,7 @@ void EventLoop::Tick() {
 }
 
 void EventLoop::Run() {
+  pthread_setname_np(pthread_self(), "lather-loop");  // named in top -H, /proc/PID/task/*/comm
   Tick();
   for (;;) {
     try {
@@ -103,6 +109,49 @@ void EventLoop::ExpireDeadlines() {
   deadline_timer_due_ns_ = DeadlineLanes::kNever;
   const int64_t next = deadlines_.next_due_ns();
   if (next != DeadlineLanes::kNever) SetDeadlineTimer(next);
+}
+
+// A turn's IncCounter calls: the writer's group, with the connections its answers go to. The work guard keeps
+// the loop running until the answers are posted back.
+struct EventLoop::Increments : GroupCommitter::Group {
+  std::vector<std::shared_ptr<Connection>> connections;
+  std::optional<boost::asio::executor_work_guard<boost::asio::io_context::executor_type>> work;
+};
+
+void EventLoop::QueueIncrement(std::shared_ptr<Connection> connection, SoapEngine::PendingIncrement* pending,
+                               int64_t arrival_ns) {
+  if (increments_ == nullptr) {
+    increments_ = std::make_unique<Increments>();
+    // Posted: runs behind the reactor's next pass, so the calls that arrive meanwhile join this group.
+    boost::asio::post(io_, [this] { HandOverIncrements(); });
+  }
+  GroupCommitter::Group::Item& item = increments_->items.emplace_back();
+  // The call's own copy moves (the engine's is overwritten by the next request this loop reads).
+  item.name = std::move(pending->name);
+  item.message_id = std::move(pending->message_id);
+  item.arrival_ns = arrival_ns;
+  increments_->connections.push_back(std::move(connection));
+  metrics_.RequestStarted();
+}
+
+void EventLoop::HandOverIncrements() {
+  std::unique_ptr<Increments> group = std::move(increments_);
+  // No wait limit at the writer: the requests passed --max-queue-wait when the loop read them, and once
+  // queued for the store they wait for their commit, as a pool thread blocked in a commit did (a slow commit
+  // - another process holding SQLite's lock during a swap - is not a reason to refuse them).
+  group->limit_seconds = 0;
+  group->work.emplace(io_.get_executor());
+  // On the writer's thread (or this one when nothing was queued): the answers go back to the loop in one post,
+  // and the group (with its connections) is destroyed there, never on the writer.
+  group->done = [this](std::unique_ptr<GroupCommitter::Group> answered) {
+    boost::asio::post(io_, [answered = std::move(answered)] {
+      auto& increments = static_cast<Increments&>(*answered);
+      for (size_t i = 0; i < increments.items.size(); ++i) {
+        increments.connections[i]->FinishIncrement(increments.items[i].answer);
+      }
+    });
+  };
+  writer_->SubmitGroup(std::move(group));
 }
 
 void EventLoop::Add(const std::shared_ptr<Connection>& connection) { connections_.insert(connection); }

@@ -28,6 +28,7 @@ class Connection;
 class EventLoop {
  public:
   EventLoop(const ServerOptions& options, BlockingPool* pool);
+  ~EventLoop();
 
   boost::asio::io_context& io() { return io_; }
   const ServerOptions& options() const { return options_; }
@@ -42,6 +43,11 @@ class EventLoop {
     engine_.set_increments_to_writer(writer != nullptr);
   }
   GroupCommitter* writer() { return writer_; }
+  // An IncCounter for the writer. The calls of one turn of the loop are handed over together, after the
+  // I/O that is ready (one lock, one wake-up of the writer, one post back per turn instead of one each);
+  // each connection's FinishIncrement() gets its answer on the loop. Needs writer().
+  void QueueIncrement(std::shared_ptr<Connection> connection, SoapEngine::PendingIncrement* pending,
+                      int64_t arrival_ns);
   bool stopping() const { return stopping_; }
 
   // Runs the loop until it has no work left after BeginStop(). Catches and logs anything thrown.
@@ -85,6 +91,10 @@ class EventLoop {
   std::optional<boost::asio::executor_work_guard<boost::asio::io_context::executor_type>> work_;
   BlockingPool* pool_;
   GroupCommitter* writer_ = nullptr;
+  // This turn's IncCounter calls, not yet handed to the writer (null: none).
+  struct Increments;
+  std::unique_ptr<Increments> increments_;
+  void HandOverIncrements();
   LoopMetrics metrics_;
   Operations operations_;
   SoapEngine engine_;

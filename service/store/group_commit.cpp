@@ -1,6 +1,12 @@
 #include "service/store/group_commit.h"
 
+#include <pthread.h>
+#include <sched.h>
+
+#include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <vector>
 
 #include "common/log.h"
@@ -44,35 +50,55 @@ size_t GroupCommitter::queued() const {
 }
 
 Status GroupCommitter::Increment(const std::string& name, const std::string& message_id, int64_t* value) {
-  Request request;
-  request.name = &name;
-  request.message_id = &message_id;
+  Waiter waiter;
+  waiter.name = &name;
+  waiter.message_id = &message_id;
   boost::unique_lock<boost::mutex> lock(mutex_);
   if (stopping_) return Status::Unavailable("the counter store is shutting down");
-  queue_.push_back(&request);
+  queue_.push_back(Entry{&waiter, nullptr, nullptr});
   work_.notify_one();
-  while (!request.done) request.committed.wait(lock);
-  *value = request.value;
-  return request.status;
+  while (!waiter.done) waiter.committed.wait(lock);
+  *value = waiter.value;
+  return waiter.status;
+}
+
+size_t GroupCommitter::SubmitGroup(std::unique_ptr<Group> group) {
+  size_t queued = 0;
+  {
+    boost::lock_guard<boost::mutex> lock(mutex_);
+    if (!stopping_) {
+      const size_t room = max_queued_ == 0 ? group->items.size()
+                                           : (queue_.size() < max_queued_ ? max_queued_ - queue_.size() : 0);
+      queued = std::min(room, group->items.size());
+    }
+    for (size_t i = queued; i < group->items.size(); ++i) group->items[i].answer.refused = true;
+    if (queued > 0) {
+      group->unanswered = queued;
+      Group* raw = group.release();  // the writer's until its last item is answered
+      for (size_t i = 0; i < queued; ++i) queue_.push_back(Entry{nullptr, raw, &raw->items[i]});
+    }
+  }
+  if (queued == 0) {
+    auto done = std::move(group->done);
+    done(std::move(group));
+    return 0;
+  }
+  work_.notify_one();
+  return queued;
 }
 
 bool GroupCommitter::Submit(std::string name, std::string message_id, int64_t arrival_ns, double limit_seconds,
                             Done done) {
-  auto request = std::make_unique<Request>();
-  request->own_name = std::move(name);
-  request->own_message_id = std::move(message_id);
-  request->name = &request->own_name;
-  request->message_id = &request->own_message_id;
-  request->on_done = std::move(done);
-  request->arrival_ns = arrival_ns;
-  request->limit_seconds = limit_seconds;
-  {
-    boost::lock_guard<boost::mutex> lock(mutex_);
-    if (stopping_ || (max_queued_ > 0 && queue_.size() >= max_queued_)) return false;
-    queue_.push_back(request.release());
-  }
-  work_.notify_one();
-  return true;
+  auto group = std::make_unique<Group>();
+  group->items.resize(1);
+  group->items[0].name = std::move(name);
+  group->items[0].message_id = std::move(message_id);
+  group->items[0].arrival_ns = arrival_ns;
+  group->limit_seconds = limit_seconds;
+  group->done = [done = std::move(done)](std::unique_ptr<Group> answered) {
+    if (!answered->items[0].answer.refused) done(answered->items[0].answer);
+  };
+  return SubmitGroup(std::move(group)) == 1;
 }
 
 namespace {
@@ -84,9 +110,23 @@ double SecondsSinceArrival(int64_t arrival_ns) {
 }
 }  // namespace
 
+GroupCommitter::Group* GroupCommitter::Answered(const Entry& entry, Answer answer) {
+  entry.item->answer = std::move(answer);
+  return --entry.group->unanswered == 0 ? entry.group : nullptr;
+}
+
 void GroupCommitter::Run() {
-  std::vector<Request*> batch;
-  std::vector<Request*> late;  // submitted ones that waited too long: answered busy, not run
+  // SCHED_BATCH: the writer never preempts the thread it shares a core with when its fsync returns (an event
+  // loop in the middle of a turn); it runs when that thread blocks or its slice ends, by which time more
+  // increments wait: bigger batches, fewer switches (bench/inc-counter: +10% IncCounter/s on one core,
+  // writer CPU per increment 4.3 -> 3.1 us). It still gets its fair share of the core.
+  pthread_setname_np(pthread_self(), "lather-writer");  // named in top -H, /proc/PID/task/*/comm
+  const sched_param no_priority{};
+  if (sched_setscheduler(0, SCHED_BATCH, &no_priority) != 0) {
+    LogLine(std::string("group commit: the writer thread stays SCHED_OTHER: ") + std::strerror(errno));
+  }
+  std::vector<Entry> batch;
+  std::vector<Group*> complete;  // groups whose last item this turn answered: their callbacks run last
   std::vector<CounterIncrement> increments;
   auto last_purge = std::chrono::steady_clock::time_point{};
   for (;;) {
@@ -95,67 +135,67 @@ void GroupCommitter::Run() {
       while (queue_.empty() && !stopping_) work_.wait(lock);
       if (queue_.empty() && stopping_) return;
       batch.clear();
-      late.clear();
+      complete.clear();
       while (!queue_.empty() && batch.size() < kMaxBatch) {
-        Request* request = queue_.front();
+        const Entry entry = queue_.front();
         queue_.pop_front();
-        const bool too_late = request->on_done && request->limit_seconds > 0 &&
-                              SecondsSinceArrival(request->arrival_ns) > request->limit_seconds;
-        (too_late ? late : batch).push_back(request);
+        // A group's item that waited too long is answered busy, not run.
+        if (entry.group != nullptr && entry.group->limit_seconds > 0 &&
+            SecondsSinceArrival(entry.item->arrival_ns) > entry.group->limit_seconds) {
+          Answer answer;
+          answer.busy = true;
+          answer.waited = SecondsSinceArrival(entry.item->arrival_ns);
+          if (Group* group = Answered(entry, std::move(answer))) complete.push_back(group);
+          continue;
+        }
+        batch.push_back(entry);
       }
     }
-    for (Request* request : late) {
-      Answer answer;
-      answer.busy = true;
-      answer.waited = SecondsSinceArrival(request->arrival_ns);
-      request->on_done(answer);
-      delete request;
-    }
-    if (batch.empty()) continue;
-    increments.resize(batch.size());
-    for (size_t i = 0; i < batch.size(); ++i) {
-      increments[i].name = batch[i]->name;
-      increments[i].message_id = batch[i]->message_id;
-    }
-    size_t purge_limit = 0;
-    const auto now = std::chrono::steady_clock::now();
-    if (store_->idempotency_window().count() > 0 && now - last_purge >= kPurgeInterval) {
-      purge_limit = kPurgeLimit;
-      last_purge = now;
-    }
-    Status s;
-    size_t purged = 0;
-    try {
-      s = store_->IncrementBatch(&increments, purge_limit, &purged);
-      if (purge_limit > 0 && purged == purge_limit) last_purge = {};  // a backlog: purge again next batch
-    } catch (const std::exception& e) {
-      s = Status::Internal(std::string("group commit: ") + e.what());
-    }
-    if (!s.ok()) LogLine("group commit of " + std::to_string(batch.size()) + " increments failed: " + s.ToString());
-    // The submitted ones are answered outside the lock, after the waiting callers are woken; which is which
-    // is read first: a woken caller returns at once and its request (on its stack) is gone.
-    std::vector<size_t> submitted;
-    for (size_t i = 0; i < batch.size(); ++i) {
-      if (batch[i]->on_done) submitted.push_back(i);
-    }
-    {
+    if (!batch.empty()) {
+      increments.resize(batch.size());
+      for (size_t i = 0; i < batch.size(); ++i) {
+        increments[i].name = &batch[i].name();
+        increments[i].message_id = &batch[i].message_id();
+      }
+      size_t purge_limit = 0;
+      const auto now = std::chrono::steady_clock::now();
+      if (store_->idempotency_window().count() > 0 && now - last_purge >= kPurgeInterval) {
+        purge_limit = kPurgeLimit;
+        last_purge = now;
+      }
+      Status s;
+      size_t purged = 0;
+      try {
+        s = store_->IncrementBatch(&increments, purge_limit, &purged);
+        if (purge_limit > 0 && purged == purge_limit) last_purge = {};  // a backlog: purge again next batch
+      } catch (const std::exception& e) {
+        s = Status::Internal(std::string("group commit: ") + e.what());
+      }
+      if (!s.ok()) LogLine("group commit of " + std::to_string(batch.size()) + " increments failed: " + s.ToString());
+      // The groups' items are answered first, without the lock (only this thread touches them now); then the
+      // waiting callers under it. A woken caller returns at once and its Waiter (on its stack) is gone.
+      for (size_t i = 0; i < batch.size(); ++i) {
+        if (batch[i].group == nullptr) continue;
+        Answer answer;
+        answer.status = s.ok() ? increments[i].status : s;
+        answer.value = s.ok() ? increments[i].value : 0;
+        if (Group* group = Answered(batch[i], std::move(answer))) complete.push_back(group);
+      }
       boost::lock_guard<boost::mutex> lock(mutex_);
       ++commits_;
       for (size_t i = 0; i < batch.size(); ++i) {
-        if (batch[i]->on_done) continue;
-        batch[i]->status = s.ok() ? increments[i].status : s;
-        batch[i]->value = s.ok() ? increments[i].value : 0;
-        batch[i]->done = true;
-        // Under the lock: once done is set the caller may return and destroy its request (and condition).
-        batch[i]->committed.notify_one();
+        Waiter* waiter = batch[i].waiter;
+        if (waiter == nullptr) continue;
+        waiter->status = s.ok() ? increments[i].status : s;
+        waiter->value = s.ok() ? increments[i].value : 0;
+        waiter->done = true;
+        // Under the lock: once done is set the caller may return and destroy its waiter (and condition).
+        waiter->committed.notify_one();
       }
     }
-    for (const size_t i : submitted) {
-      Answer answer;
-      answer.status = s.ok() ? increments[i].status : s;
-      answer.value = s.ok() ? increments[i].value : 0;
-      batch[i]->on_done(answer);
-      delete batch[i];
+    for (Group* group : complete) {
+      auto done = std::move(group->done);
+      done(std::unique_ptr<Group>(group));
     }
   }
 }

@@ -5,8 +5,9 @@
 // GroupCommitCounters is the per-thread CounterBackend that uses it (reads go to its own connection).
 // Increments with a message id count once (see CounterStore::IncrementBatch), also when repeats wait
 // in the same batch; the writer also deletes expired message ids, a bounded number per transaction.
-// Submit() queues an increment without waiting (the event loops): its callback runs on the writer
-// thread once the batch is committed. Thread-safe.
+// SubmitGroup() queues a group of increments without waiting (an event loop's turn of IncCounter calls):
+// one lock to queue them, one callback on the writer thread once all are answered. Submit() is a group of
+// one. Thread-safe.
 #pragma once
 
 #include <boost/thread/condition_variable.hpp>
@@ -17,6 +18,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "service/store/counter_store.h"
 
@@ -43,12 +45,37 @@ class GroupCommitter {
     int64_t value = 0;
     bool busy = false;
     double waited = 0;  // busy: seconds from the request's arrival until the writer took it
+    bool refused = false;  // never queued: set_max_queued() were waiting already, or the writer is stopping
   };
   using Done = std::function<void(const Answer&)>;
-  // Queues an increment of `name` without waiting; `done` runs on the writer thread once its batch has
-  // committed (or failed). If it waited longer than `limit_seconds` (> 0) since `arrival_ns` (a
-  // CLOCK_REALTIME receive stamp) when the writer takes it, it is not run: `done` gets busy. Returns false
-  // (and `done` never runs) when set_max_queued() increments are waiting already, or when stopping.
+
+  // Increments handed over together. The writer answers each item; once every item is answered it calls
+  // `done` on its thread with the group (ownership back to the caller; the caller may derive from Group to
+  // keep what it needs to deliver the answers). An item that waited longer than `limit_seconds` (> 0) since
+  // its `arrival_ns` (a CLOCK_REALTIME receive stamp) when the writer takes it is not run: answered busy.
+  struct Group {
+    struct Item {
+      std::string name;
+      std::string message_id;
+      int64_t arrival_ns = 0;
+      Answer answer;
+    };
+    std::vector<Item> items;
+    double limit_seconds = 0;
+    std::function<void(std::unique_ptr<Group>)> done;
+    virtual ~Group() = default;
+
+   private:
+    friend class GroupCommitter;
+    size_t unanswered = 0;  // the writer's count of queued items not answered yet
+  };
+  // Queues the items that fit under set_max_queued(), in order; the rest are answered `refused` at once
+  // (all of them when stopping). Returns how many were queued; with none, `done` has already run, on the
+  // caller's thread.
+  size_t SubmitGroup(std::unique_ptr<Group> group);
+  // A group of one: queues an increment of `name` without waiting; `done` runs on the writer thread once
+  // its batch has committed (or failed), or gets busy (see Group). Returns false (and `done` never runs) when
+  // set_max_queued() increments are waiting already, or when stopping.
   bool Submit(std::string name, std::string message_id, int64_t arrival_ns, double limit_seconds, Done done);
   // The most increments Submit() lets wait (0: no limit).
   void set_max_queued(size_t n);
@@ -59,7 +86,8 @@ class GroupCommitter {
   uint64_t commits() const;
 
  private:
-  struct Request {
+  // A caller blocked in Increment(), on its stack.
+  struct Waiter {
     const std::string* name;
     const std::string* message_id;
     int64_t value = 0;
@@ -68,19 +96,24 @@ class GroupCommitter {
     // Its caller waits on its own condition: a commit wakes the callers of its batch, each once, not
     // every caller waiting for a later batch too.
     boost::condition_variable committed;
-    // Submit()ted ones: the strings they point to, and what to call instead of waking a caller.
-    std::string own_name, own_message_id;
-    Done on_done;
-    int64_t arrival_ns = 0;
-    double limit_seconds = 0;
+  };
+  // What the queue holds: a waiting caller, or one item of a submitted group.
+  struct Entry {
+    Waiter* waiter = nullptr;
+    Group* group = nullptr;
+    Group::Item* item = nullptr;
+    const std::string& name() const { return waiter != nullptr ? *waiter->name : item->name; }
+    const std::string& message_id() const { return waiter != nullptr ? *waiter->message_id : item->message_id; }
   };
 
   void Run();
+  // Answers a group's item; returns the group when that was its last unanswered one (writer thread).
+  static Group* Answered(const Entry& entry, Answer answer);
 
   std::unique_ptr<CounterStore> store_;
   mutable boost::mutex mutex_;
   boost::condition_variable work_;
-  std::deque<Request*> queue_;
+  std::deque<Entry> queue_;
   size_t max_queued_ = 0;
   bool stopping_ = false;
   uint64_t commits_ = 0;

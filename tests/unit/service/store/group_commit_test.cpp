@@ -139,3 +139,85 @@ TEST_CASE("Submit refuses past its queue limit, and one that waited too long is 
   REQUIRE(blocker->Get("l", &value).ok());
   CHECK(value == 1);  // the late one changed nothing
 }
+
+TEST_CASE("a submitted group is queued up to the limit, the rest refused, and its callback runs once with every answer",
+          "[service][store][group-commit]") {
+  auto store = FreshStore("group");
+  const std::string uri = "sqlite:" + (std::filesystem::temp_directory_path() /
+                                       ("lather-gc-group-" + std::to_string(::getpid()) + ".db")).string();
+  std::unique_ptr<CounterStore> blocker;
+  REQUIRE(CounterStore::Open(uri, &blocker).ok());
+  REQUIRE(blocker->LockForTest().ok());  // the writer's first batch waits for this lock
+  std::atomic<int> callbacks{0};
+  std::vector<GroupCommitter::Answer> answers;
+  std::mutex mutex;
+  auto group_of = [&](int n, const std::string& name) {
+    auto group = std::make_unique<GroupCommitter::Group>();
+    group->items.resize(static_cast<size_t>(n));
+    for (auto& item : group->items) {
+      item.name = name;
+      item.arrival_ns = NowRealtimeNanos();
+    }
+    group->done = [&](std::unique_ptr<GroupCommitter::Group> answered) {
+      ++callbacks;
+      const std::lock_guard<std::mutex> lock(mutex);
+      for (const auto& item : answered->items) answers.push_back(item.answer);
+    };
+    return group;
+  };
+  {
+    GroupCommitter committer(std::move(store));
+    committer.set_max_queued(3);
+    REQUIRE(committer.Submit("g", "", NowRealtimeNanos(), 0, [](const GroupCommitter::Answer&) {}));
+    for (int i = 0; i < 100 && committer.queued() != 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    // The writer holds the first one (waiting for the lock): three of five fit, two are refused at once.
+    CHECK(committer.SubmitGroup(group_of(5, "g")) == 3);
+    CHECK(committer.queued() == 3);
+    // A full queue: nothing fits, and the callback has run before SubmitGroup returns.
+    CHECK(committer.SubmitGroup(group_of(2, "g")) == 0);
+    CHECK(callbacks == 1);
+    REQUIRE(blocker->UnlockForTest().ok());
+  }  // the destructor commits what is queued
+  CHECK(callbacks == 2);
+  REQUIRE(answers.size() == 7);
+  // The full queue's two first (refused), then the group of five: three counted, two refused.
+  CHECK(answers[0].refused);
+  CHECK(answers[1].refused);
+  std::vector<int64_t> values;
+  for (size_t i = 2; i < 5; ++i) {
+    CHECK_FALSE(answers[i].refused);
+    CHECK(answers[i].status.ok());
+    values.push_back(answers[i].value);
+  }
+  CHECK(answers[5].refused);
+  CHECK(answers[6].refused);
+  std::sort(values.begin(), values.end());
+  CHECK(values == std::vector<int64_t>{2, 3, 4});  // after the first one's 1
+  int64_t value = 0;
+  REQUIRE(blocker->Get("g", &value).ok());
+  CHECK(value == 4);
+}
+
+TEST_CASE("a group larger than one batch is answered once, after its last item commits",
+          "[service][store][group-commit]") {
+  std::atomic<int> callbacks{0};
+  std::vector<int64_t> values;
+  {
+    GroupCommitter committer(FreshStore("big-group"));
+    auto group = std::make_unique<GroupCommitter::Group>();
+    group->items.resize(1500);  // three batches of at most 512
+    for (auto& item : group->items) item.name = "big";
+    group->done = [&](std::unique_ptr<GroupCommitter::Group> answered) {
+      ++callbacks;
+      for (const auto& item : answered->items) {
+        if (item.answer.status.ok() && !item.answer.refused && !item.answer.busy) values.push_back(item.answer.value);
+      }
+    };
+    CHECK(committer.SubmitGroup(std::move(group)) == 1500);
+    for (int i = 0; i < 500 && callbacks == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    CHECK(committer.commits() >= 3);
+  }
+  CHECK(callbacks == 1);
+  REQUIRE(values.size() == 1500);
+  for (size_t i = 0; i < values.size(); ++i) CHECK(values[i] == static_cast<int64_t>(i + 1));
+}
