@@ -1,12 +1,9 @@
 #include "service/store/group_commit.h"
 
 #include <pthread.h>
-#include <sched.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <chrono>
-#include <cstring>
 #include <vector>
 
 #include "common/log.h"
@@ -116,15 +113,7 @@ GroupCommitter::Group* GroupCommitter::Answered(const Entry& entry, Answer answe
 }
 
 void GroupCommitter::Run() {
-  // SCHED_BATCH: the writer never preempts the thread it shares a core with when its fsync returns (an event
-  // loop in the middle of a turn); it runs when that thread blocks or its slice ends, by which time more
-  // increments wait: bigger batches, fewer switches (bench/inc-counter: +10% IncCounter/s on one core,
-  // writer CPU per increment 4.3 -> 3.1 us). It still gets its fair share of the core.
   pthread_setname_np(pthread_self(), "lather-writer");  // named in top -H, /proc/PID/task/*/comm
-  const sched_param no_priority{};
-  if (sched_setscheduler(0, SCHED_BATCH, &no_priority) != 0) {
-    LogLine(std::string("group commit: the writer thread stays SCHED_OTHER: ") + std::strerror(errno));
-  }
   std::vector<Entry> batch;
   std::vector<Group*> complete;  // groups whose last item this turn answered: their callbacks run last
   std::vector<CounterIncrement> increments;
