@@ -9,8 +9,8 @@ find_path(LATHER_GSOAP_IMPORT_DIR soap12.h
   HINTS "${_gsoap_bin}/../share/gsoap/import" /usr/share/gsoap/import
   NO_DEFAULT_PATH REQUIRED)
 
-# Poco's DataPostgreSQL target links PostgreSQL::client, which Debian's Poco leaves to the project (its
-# FindPostgreSQL module is not packaged): libpq from libpq-dev.
+# libpq (libpq-dev) for the PostgreSQL counter store: its statements are prepared once per connection
+# (PQprepare), which Poco's PostgreSQL connector does not do (it prepared and deallocated every statement).
 find_library(LATHER_LIBPQ pq REQUIRED)
 find_path(LATHER_LIBPQ_INCLUDE_DIR libpq-fe.h PATH_SUFFIXES postgresql REQUIRED)
 if(NOT TARGET PostgreSQL::client)
@@ -20,7 +20,7 @@ if(NOT TARGET PostgreSQL::client)
 endif()
 # SQLite's own API for the counter store's statements compiled once (libsqlite3-dev; CMake's FindSQLite3).
 find_package(SQLite3 REQUIRED)
-find_package(Poco REQUIRED COMPONENTS Foundation Util Net NetSSL Crypto JSON Data DataSQLite DataPostgreSQL)
+find_package(Poco REQUIRED COMPONENTS Foundation Util Net NetSSL Crypto JSON Data DataSQLite)
 # libxml2: XSD validation of responses against a foreign WSDL's schemas (lather-stress --validate).
 find_package(LibXml2 REQUIRED)
 find_package(Boost 1.74 REQUIRED COMPONENTS thread chrono)

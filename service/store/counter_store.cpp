@@ -1,12 +1,10 @@
 #include "service/store/counter_store.h"
 
-#include <Poco/Data/PostgreSQL/Connector.h>
 #include <Poco/Data/SQLite/Connector.h>
 #include <Poco/Data/SQLite/Utility.h>
 #include <Poco/Data/Session.h>
 #include <Poco/Data/Statement.h>
 #include <Poco/Exception.h>
-#include <libpq-fe.h>
 
 #include <unistd.h>
 
@@ -20,6 +18,7 @@
 #include <unordered_map>
 
 #include "common/log.h"
+#include "service/store/pg_connection.h"
 #include "service/store/sqlite_statement.h"
 
 using Poco::Data::Keywords::into;
@@ -38,7 +37,6 @@ void RegisterConnectors() {
   static std::once_flag once;
   std::call_once(once, [] {
     Poco::Data::SQLite::Connector::registerConnector();
-    Poco::Data::PostgreSQL::Connector::registerConnector();
   });
 }
 
@@ -158,44 +156,45 @@ CounterStore::CounterStore(bool postgres, std::string connect) : postgres_(postg
 
 CounterStore::~CounterStore() = default;
 
-std::string CounterStore::Sql(const char* sql) const {
-  std::string out;
-  int n = 0;
-  for (const char* c = sql; *c != '\0'; ++c) {
-    if (*c == '?' && postgres_) {
-      out += "$" + std::to_string(++n);
-    } else {
-      out += *c;
-    }
-  }
-  return out;
-}
-
 void CounterStore::Connect() {
   if (postgres_) {
-    auto session = std::make_unique<Poco::Data::Session>("PostgreSQL", connect_, kOpenTimeoutSeconds);
-    *session << "SET synchronous_commit = on", now;
-    *session << "SET client_min_messages = warning", now;  // no NOTICE "already exists" on stderr
+    auto pg = std::make_unique<PgConnection>(connect_);
+    pg->Execute("SET synchronous_commit = on");
+    pg->Execute("SET client_min_messages = warning");  // no NOTICE "already exists" on stderr
     // Many connections (pool threads, workers, nodes) open at once: concurrent CREATE ... IF NOT EXISTS
     // can still collide in PostgreSQL's catalog, so the set-up is serialized by an advisory lock.
-    *session << "BEGIN", now;
+    pg->Execute("BEGIN");
     try {
-      *session << "SELECT pg_advisory_xact_lock(7316385)", now;  // any constant of ours
-      *session << "CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY NOT NULL, value BIGINT NOT NULL)", now;
-      *session << "CREATE TABLE IF NOT EXISTS message_ids (message_id TEXT PRIMARY KEY NOT NULL, "
-                  "name TEXT NOT NULL, value BIGINT NOT NULL, at BIGINT NOT NULL)",
-          now;
-      *session << "CREATE INDEX IF NOT EXISTS message_ids_at ON message_ids (at)", now;
-      *session << "COMMIT", now;
+      pg->Execute("SELECT pg_advisory_xact_lock(7316385)");  // any constant of ours
+      pg->Execute("CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY NOT NULL, value BIGINT NOT NULL)");
+      pg->Execute("CREATE TABLE IF NOT EXISTS message_ids (message_id TEXT PRIMARY KEY NOT NULL, "
+                  "name TEXT NOT NULL, value BIGINT NOT NULL, at BIGINT NOT NULL)");
+      pg->Execute("CREATE INDEX IF NOT EXISTS message_ids_at ON message_ids (at)");
+      pg->Execute("COMMIT");
     } catch (...) {
       try {
-        *session << "ROLLBACK", now;
+        pg->Execute("ROLLBACK");
       } catch (const Poco::Exception&) {
         // The first error is the one to report.
       }
       throw;
     }
-    session_ = std::move(session);
+    // Prepared once for this connection: each later run is one round trip. A batch's message ids are
+    // claimed, read back and remembered with one statement each (arrays, unnest), not one per id.
+    pg->Prepare("increment", "INSERT INTO counters (name, value) VALUES ($1, $2) "
+                             "ON CONFLICT (name) DO UPDATE SET value = counters.value + excluded.value RETURNING value");
+    pg->Prepare("get", "SELECT value FROM counters WHERE name = $1");
+    pg->Prepare("claim_all", "INSERT INTO message_ids (message_id, name, value, at) "
+                             "SELECT u.id, u.name, 0, $3 FROM unnest($1::text[], $2::text[]) AS u(id, name) "
+                             "ON CONFLICT (message_id) DO NOTHING RETURNING message_id");
+    pg->Prepare("remembered_all", "SELECT message_id, name, value, at FROM message_ids "
+                                  "WHERE message_id = ANY($1::text[]) FOR UPDATE");
+    pg->Prepare("remember_all", "UPDATE message_ids AS m SET name = u.name, value = u.value, at = $4 "
+                                "FROM unnest($1::text[], $2::text[], $3::bigint[]) AS u(id, name, value) "
+                                "WHERE m.message_id = u.id");
+    pg->Prepare("purge", "DELETE FROM message_ids WHERE message_id IN "
+                         "(SELECT message_id FROM message_ids WHERE at <= $1 ORDER BY at LIMIT $2)");
+    pg_ = std::move(pg);
     return;
   }
   auto session = std::make_unique<Poco::Data::Session>("SQLite", connect_, kOpenTimeoutSeconds);
@@ -221,19 +220,12 @@ void CounterStore::Connect() {
 }
 
 Status CounterStore::EnsureConnected() {
-  if (session_ != nullptr) return Status::Ok();
+  if (session_ != nullptr || pg_ != nullptr) return Status::Ok();
   const int64_t now_ns = SteadyNanos();
   if (now_ns < next_connect_ns_) {
     return Status::Unavailable("the counter store (PostgreSQL) cannot be reached: " + last_error_);
   }
   next_connect_ns_ = now_ns + kReconnectGapNs;
-  // Poco's connector does not free libpq's connection when the attempt fails (a leak per attempt, every
-  // 200 ms of an outage): ask libpq first whether the server accepts connections at all.
-  if (PQping(connect_.c_str()) != PQPING_OK) {
-    last_error_ = "the server does not accept connections (" + connect_ + ")";
-    session_.reset();
-    return Status::Unavailable("the counter store (PostgreSQL) cannot be reached: " + last_error_);
-  }
   try {
     Connect();
     last_error_.clear();
@@ -243,15 +235,16 @@ Status CounterStore::EnsureConnected() {
   } catch (const std::exception& e) {
     last_error_ = OneLine(e.what());
   }
-  session_.reset();
+  pg_.reset();
   return Status::Unavailable("the counter store (PostgreSQL) cannot be reached: " + last_error_);
 }
 
 Status CounterStore::Failed(const std::string& raw) {
   const std::string what = OneLine(raw);
   if (postgres_) {
-    // The connection may be gone (a restarted server, a network cut): the next call makes a new one.
-    session_.reset();
+    // The connection may be gone (a restarted server, a network cut): the next call makes a new one (and
+    // the server rolls back whatever transaction this one had open).
+    pg_.reset();
     last_error_ = what;
     next_connect_ns_ = 0;
   }
@@ -335,54 +328,75 @@ int64_t CounterStore::IncrementRow(const std::string& name, int64_t by) {
     if (!run.Step()) throw Poco::Exception("the increment of counter '" + name + "' returned no value");
     return run.Int64(0);
   }
-  Poco::Int64 result = 0, amount = by;
-  *session_ << Sql("INSERT INTO counters (name, value) VALUES (?, ?) "
-                   "ON CONFLICT (name) DO UPDATE SET value = counters.value + excluded.value RETURNING value"),
-      useRef(name), useRef(amount), into(result), now;
-  return result;
+  const std::string amount = std::to_string(by);
+  const PgResult result = pg_->Run("increment", {name.c_str(), amount.c_str()});
+  if (result.rows() != 1) throw Poco::Exception("the increment of counter '" + name + "' returned no value");
+  return result.Int64(0, 0);
 }
 
-bool CounterStore::Claim(const std::string& id, const std::string& name, int64_t at, std::string* stored_name,
-                         int64_t* stored_value, int64_t* stored_at) {
+void CounterStore::ClaimAll(const std::vector<const std::string*>& ids, const std::vector<const std::string*>& names,
+                            int64_t at, std::vector<ClaimOutcome>* outcomes) {
+  outcomes->assign(ids.size(), ClaimOutcome{});
+  if (ids.empty()) return;
   if (sqlite_ != nullptr) {
-    {
-      SqliteStatement::Run claim = sqlite_->claim.Start();
-      claim.Bind(1, id).Bind(2, name).Bind(3, at);
-      if (claim.Step()) return true;
+    for (size_t i = 0; i < ids.size(); ++i) {
+      ClaimOutcome& outcome = (*outcomes)[i];
+      {
+        SqliteStatement::Run claim = sqlite_->claim.Start();
+        claim.Bind(1, *ids[i]).Bind(2, *names[i]).Bind(3, at);
+        outcome.claimed = claim.Step();
+      }
+      if (outcome.claimed) continue;
+      SqliteStatement::Run select = sqlite_->remembered.Start();
+      select.Bind(1, *ids[i]);
+      if (!select.Step()) throw Poco::Exception("message id '" + *ids[i] + "' is neither new nor remembered");
+      outcome.name = select.Text(0);
+      outcome.value = select.Int64(1);
+      outcome.at = select.Int64(2);
     }
-    SqliteStatement::Run select = sqlite_->remembered.Start();
-    select.Bind(1, id);
-    if (!select.Step()) throw Poco::Exception("message id '" + id + "' is neither new nor remembered");
-    *stored_name = select.Text(0);
-    *stored_value = select.Int64(1);
-    *stored_at = select.Int64(2);
-    return false;
-  }
-  Poco::Int64 when = at;
-  int claimed = 0;
-  Poco::Data::Statement claim(*session_);
-  claim << Sql("INSERT INTO message_ids (message_id, name, value, at) VALUES (?, ?, 0, ?) "
-               "ON CONFLICT (message_id) DO NOTHING RETURNING 1"),
-      useRef(id), useRef(name), useRef(when), into(claimed);
-  if (claim.execute() > 0) return true;
-  Poco::Int64 value = 0, remembered_at = 0;
-  Poco::Data::Statement select(*session_);
-  select << Sql("SELECT name, value, at FROM message_ids WHERE message_id = ? FOR UPDATE"), into(*stored_name),
-      into(value), into(remembered_at), useRef(id);
-  select.execute();
-  *stored_value = value;
-  *stored_at = remembered_at;
-  return false;
-}
-
-void CounterStore::Remember(const std::string& id, const std::string& name, int64_t value, int64_t at) {
-  if (sqlite_ != nullptr) {
-    sqlite_->remember.Start().Bind(1, name).Bind(2, value).Bind(3, at).Bind(4, id).Step();
     return;
   }
-  Poco::Int64 v = value, when = at;
-  *session_ << Sql("UPDATE message_ids SET name = ?, value = ?, at = ? WHERE message_id = ?"), useRef(name),
-      useRef(v), useRef(when), useRef(id), now;
+  // PostgreSQL: the whole batch's ids in one statement, and what the taken ones were remembered as in a second.
+  const std::string id_array = PgArray(ids), name_array = PgArray(names), when = std::to_string(at);
+  const PgResult claimed = pg_->Run("claim_all", {id_array.c_str(), name_array.c_str(), when.c_str()});
+  std::unordered_map<std::string, size_t> index;  // id -> its place in ids
+  for (size_t i = 0; i < ids.size(); ++i) index.emplace(*ids[i], i);
+  size_t taken = ids.size();
+  for (int row = 0; row < claimed.rows(); ++row) {
+    (*outcomes)[index.at(claimed.Text(row, 0))].claimed = true;
+    --taken;
+  }
+  if (taken == 0) return;
+  std::vector<const std::string*> repeats;
+  for (size_t i = 0; i < ids.size(); ++i) {
+    if (!(*outcomes)[i].claimed) repeats.push_back(ids[i]);
+  }
+  const std::string repeat_array = PgArray(repeats);
+  const PgResult remembered = pg_->Run("remembered_all", {repeat_array.c_str()});
+  if (static_cast<size_t>(remembered.rows()) != repeats.size()) {
+    throw Poco::Exception("of " + std::to_string(repeats.size()) + " message ids neither new nor claimable, " +
+                          std::to_string(remembered.rows()) + " are remembered");
+  }
+  for (int row = 0; row < remembered.rows(); ++row) {
+    ClaimOutcome& outcome = (*outcomes)[index.at(remembered.Text(row, 0))];
+    outcome.name = remembered.Text(row, 1);
+    outcome.value = remembered.Int64(row, 2);
+    outcome.at = remembered.Int64(row, 3);
+  }
+}
+
+void CounterStore::RememberAll(const std::vector<const std::string*>& ids, const std::vector<const std::string*>& names,
+                               const std::vector<int64_t>& values, int64_t at) {
+  if (ids.empty()) return;
+  if (sqlite_ != nullptr) {
+    for (size_t i = 0; i < ids.size(); ++i) {
+      sqlite_->remember.Start().Bind(1, *names[i]).Bind(2, values[i]).Bind(3, at).Bind(4, *ids[i]).Step();
+    }
+    return;
+  }
+  const std::string id_array = PgArray(ids), name_array = PgArray(names), value_array = PgArray(values),
+                    when = std::to_string(at);
+  pg_->Run("remember_all", {id_array.c_str(), name_array.c_str(), value_array.c_str(), when.c_str()});
 }
 
 void CounterStore::RunBatch(std::vector<CounterIncrement>* batch, int64_t now_ms) {
@@ -390,44 +404,54 @@ void CounterStore::RunBatch(std::vector<CounterIncrement>* batch, int64_t now_ms
   // new or expired) or answers what its id was remembered as. Counting ones are added per counter: one
   // statement adds a counter's k increments of this batch, and its k callers get the k values it stepped
   // through, in queue order: the answers of k statements in a row in this transaction, for one statement.
+  // The ids are claimed first, all of them (ClaimAll): two writers (processes, nodes) with the same id cannot
+  // both count it. A concurrent claim waits on the other's transaction (PostgreSQL) or is excluded by the
+  // write lock (SQLite's BEGIN IMMEDIATE).
   enum class Role : char { kCounts, kCountsAndRemembers, kRepeat };
-  struct Remembered {
-    std::string name;
-    int64_t value = 0;
-  };
   struct Tally {
     const std::string* name = nullptr;
     int64_t count = 0;
     int64_t next = 0;  // the value the next counting increment of this counter gets
   };
-  std::unordered_map<std::string, Remembered> seen;  // message id -> its answer (allocates only with ids)
-  std::unordered_map<std::string_view, Tally> tallies;
-  std::vector<Role> roles(batch->size(), Role::kCounts);
   const bool use_ids = window_.count() > 0;
-  const Poco::Int64 at = now_ms;
+  std::vector<Role> roles(batch->size(), Role::kCounts);
+  // The batch's ids, each once (its first item claims it), and where each item's id is in that list.
+  std::vector<const std::string*> ids, id_names;
+  std::vector<size_t> id_of(batch->size(), 0);
+  std::unordered_map<std::string_view, size_t> first_use;  // allocates only with ids
   for (size_t i = 0; i < batch->size(); ++i) {
     CounterIncrement& item = (*batch)[i];
     item.status = Status::Ok();
-    if (use_ids && HasMessageId(item)) {
-      const std::string& id = *item.message_id;
-      if (seen.count(id) != 0) {
-        roles[i] = Role::kRepeat;
-        continue;
-      }
-      // Claim the id first: two writers (processes, nodes) with the same id cannot both count it. A
-      // concurrent claim waits on the other's transaction (PostgreSQL) or is excluded by the write lock
-      // (SQLite's BEGIN IMMEDIATE).
-      Remembered& remembered = seen[id];
-      int64_t stored_at = 0;
-      bool counts = Claim(id, *item.name, at, &remembered.name, &remembered.value, &stored_at);
-      if (!counts) counts = now_ms - stored_at >= window_.count();  // remembered longer than the window: new again
-      if (!counts) {
-        roles[i] = Role::kRepeat;
-        continue;
-      }
-      remembered.name = *item.name;
-      roles[i] = Role::kCountsAndRemembers;
+    if (!use_ids || !HasMessageId(item)) continue;
+    const auto [it, fresh] = first_use.emplace(*item.message_id, ids.size());
+    id_of[i] = it->second;
+    if (fresh) {
+      ids.push_back(item.message_id);
+      id_names.push_back(item.name);
+      roles[i] = Role::kCountsAndRemembers;  // unless ClaimAll finds it remembered (below)
+    } else {
+      roles[i] = Role::kRepeat;
     }
+  }
+  std::vector<ClaimOutcome> outcomes;
+  ClaimAll(ids, id_names, now_ms, &outcomes);
+  std::vector<int64_t> answered(ids.size(), 0);    // the value each id answers
+  std::vector<const std::string*> answered_name(ids.size(), nullptr);  // the counter each id belongs to
+  std::unordered_map<std::string_view, Tally> tallies;
+  for (size_t i = 0; i < batch->size(); ++i) {
+    CounterIncrement& item = (*batch)[i];
+    if (roles[i] == Role::kCountsAndRemembers) {
+      const ClaimOutcome& outcome = outcomes[id_of[i]];
+      // Remembered longer than the window: new again. Otherwise it answers what it was remembered as.
+      if (!outcome.claimed && now_ms - outcome.at < window_.count()) {
+        roles[i] = Role::kRepeat;
+        answered[id_of[i]] = outcome.value;
+        answered_name[id_of[i]] = &outcome.name;
+        continue;
+      }
+      answered_name[id_of[i]] = item.name;
+    }
+    if (roles[i] == Role::kRepeat) continue;
     Tally& tally = tallies[*item.name];
     tally.name = item.name;
     ++tally.count;
@@ -436,19 +460,22 @@ void CounterStore::RunBatch(std::vector<CounterIncrement>* batch, int64_t now_ms
     Tally& tally = entry.second;
     tally.next = IncrementRow(*tally.name, tally.count) - tally.count + 1;
   }
+  std::vector<const std::string*> remember_ids, remember_names;
+  std::vector<int64_t> remember_values;
   for (size_t i = 0; i < batch->size(); ++i) {
     CounterIncrement& item = (*batch)[i];
     if (roles[i] != Role::kRepeat) {
       item.value = tallies[*item.name].next++;
       if (roles[i] == Role::kCountsAndRemembers) {
-        seen[*item.message_id].value = item.value;
-        Remember(*item.message_id, *item.name, item.value, at);
+        answered[id_of[i]] = item.value;
+        remember_ids.push_back(item.message_id);
+        remember_names.push_back(item.name);
+        remember_values.push_back(item.value);
       }
       continue;
     }
-    const Remembered& remembered = seen[*item.message_id];
-    if (remembered.name == *item.name) {
-      item.value = remembered.value;
+    if (*answered_name[id_of[i]] == *item.name) {
+      item.value = answered[id_of[i]];
     } else {
       item.value = 0;
       item.status = Status::InvalidArgument(
@@ -456,14 +483,19 @@ void CounterStore::RunBatch(std::vector<CounterIncrement>* batch, int64_t now_ms
           "id names one request (send a new id for a new request)");
     }
   }
+  RememberAll(remember_ids, remember_names, remember_values, now_ms);
 }
 
 size_t CounterStore::DeleteExpired(int64_t now_ms, size_t limit) {
   Poco::Int64 cutoff = now_ms - window_.count();
+  if (pg_ != nullptr) {
+    const std::string at = std::to_string(cutoff), rows = std::to_string(limit);
+    return static_cast<size_t>(pg_->Run("purge", {at.c_str(), rows.c_str()}).affected());
+  }
   Poco::UInt64 max_rows = limit;
   Poco::Data::Statement purge(*session_);
-  purge << Sql("DELETE FROM message_ids WHERE message_id IN "
-               "(SELECT message_id FROM message_ids WHERE at <= ? ORDER BY at LIMIT ?)"),
+  purge << "DELETE FROM message_ids WHERE message_id IN "
+           "(SELECT message_id FROM message_ids WHERE at <= ? ORDER BY at LIMIT ?)",
       useRef(cutoff), useRef(max_rows);
   return purge.execute();
 }
@@ -480,7 +512,7 @@ Status CounterStore::IncrementBatch(std::vector<CounterIncrement>* batch, size_t
     // A connection that sat idle through a server restart is dead and says so only when used: BEGIN has
     // done nothing yet, so a failed BEGIN is retried once on a new connection.
     try {
-      *session_ << "BEGIN", now;
+      pg_->Execute("BEGIN");
     } catch (const Poco::Exception& e) {
       Failed(e.displayText());
       if (!(connected = EnsureConnected()).ok()) {
@@ -488,7 +520,7 @@ Status CounterStore::IncrementBatch(std::vector<CounterIncrement>* batch, size_t
         return connected;
       }
       try {
-        *session_ << "BEGIN", now;
+        pg_->Execute("BEGIN");
       } catch (const Poco::Exception& again) {
         for (CounterIncrement& item : *batch) item.value = 0;
         return Failed(again.displayText());
@@ -503,14 +535,14 @@ Status CounterStore::IncrementBatch(std::vector<CounterIncrement>* batch, size_t
       if (sqlite_ != nullptr) {
         sqlite_->commit.Execute();
       } else {
-        *session_ << "COMMIT", now;
+        pg_->Execute("COMMIT");
       }
     } catch (...) {
       try {
         if (sqlite_ != nullptr) {
           sqlite_->rollback.Execute();
         } else {
-          *session_ << "ROLLBACK", now;
+          pg_->Execute("ROLLBACK");
         }
       } catch (const Poco::Exception&) {
         // The transaction is gone either way; the first error is the one to report.
@@ -569,9 +601,8 @@ Status CounterStore::Get(const std::string& name, int64_t* value) {
         *value = run.Bind(1, name).Step() ? run.Int64(0) : 0;
         return Status::Ok();
       }
-      Poco::Int64 result = 0;
-      *session_ << Sql("SELECT value FROM counters WHERE name = ?"), useRef(name), into(result), now;
-      *value = result;
+      const PgResult result = pg_->Run("get", {name.c_str()});
+      *value = result.rows() > 0 ? result.Int64(0, 0) : 0;
       return Status::Ok();
     } catch (const Poco::Exception& e) {
       s = Failed(e.displayText());

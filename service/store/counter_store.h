@@ -1,6 +1,6 @@
-// CounterStore: the durable named counters behind IncCounter and GetCounter, through Poco::Data: in
-// SQLite (WAL journal, synchronous=FULL: an increment is on disk when Increment() returns) or in
-// PostgreSQL (synchronous_commit on: an increment is in the server's WAL on disk when it returns). The
+// CounterStore: the durable named counters behind IncCounter and GetCounter: in SQLite through Poco::Data
+// (WAL journal, synchronous=FULL: an increment is on disk when Increment() returns) or in PostgreSQL through libpq
+// (synchronous_commit on: an increment is in the server's WAL on disk when it returns). The
 // store is chosen by the URI's scheme. A PostgreSQL store that loses its server answers Unavailable and
 // reconnects by itself (at most every 200 ms, on the next call).
 // A CounterStore is one database connection: not thread-safe, open one per thread. Several stores
@@ -20,6 +20,7 @@
 
 namespace lather {
 struct SqliteStatements;
+class PgConnection;
 }
 
 namespace Poco::Data {
@@ -116,23 +117,30 @@ class CounterStore : public CounterBackend {
   Status EnsureConnected();
   // After an error: a PostgreSQL connection is dropped, to be made again by the next call.
   Status Failed(const std::string& what);
-  // `sql` with its ? placeholders as this database spells them ($1, $2 ... for PostgreSQL).
-  std::string Sql(const char* sql) const;
   // The statements of IncrementBatch inside its transaction; throws Poco::Exception.
   void RunBatch(std::vector<CounterIncrement>* batch, int64_t now_ms);
   // Adds `by` to `name` (created at 0); returns the new value.
   int64_t IncrementRow(const std::string& name, int64_t by);
-  // Claims message id `id` for an increment of `name` at `at`: true when it is new; false when it was
-  // claimed before, with what it was remembered as.
-  bool Claim(const std::string& id, const std::string& name, int64_t at, std::string* stored_name,
-             int64_t* stored_value, int64_t* stored_at);
-  // Records the value the claimed id answered.
-  void Remember(const std::string& id, const std::string& name, int64_t value, int64_t at);
+  // What claiming a message id came to: new (claimed), or taken before, with what it was remembered as.
+  struct ClaimOutcome {
+    bool claimed = false;
+    std::string name;
+    int64_t value = 0;
+    int64_t at = 0;
+  };
+  // Claims each of `ids` (distinct) for an increment of names[i] at `at` (SQLite: one statement per id;
+  // PostgreSQL: two statements for all of them).
+  void ClaimAll(const std::vector<const std::string*>& ids, const std::vector<const std::string*>& names, int64_t at,
+                std::vector<ClaimOutcome>* outcomes);
+  // Records the values the claimed ids answered.
+  void RememberAll(const std::vector<const std::string*>& ids, const std::vector<const std::string*>& names,
+                   const std::vector<int64_t>& values, int64_t at);
   size_t DeleteExpired(int64_t now_ms, size_t limit);
 
   bool postgres_ = false;
   std::string connect_;  // the SQLite path, or the libpq connection string
-  std::unique_ptr<Poco::Data::Session> session_;
+  std::unique_ptr<Poco::Data::Session> session_;  // SQLite (Poco::Data)
+  std::unique_ptr<PgConnection> pg_;              // PostgreSQL (libpq, statements prepared once)
   // SQLite: the statements of an increment and a read, compiled once on session_ (finalized before it).
   std::unique_ptr<SqliteStatements> sqlite_;
   int64_t next_connect_ns_ = 0;  // no new PostgreSQL connection is tried before then

@@ -126,6 +126,64 @@ TEST_CASE("a PostgreSQL batch commits all or nothing and purges expired ids", "[
   CHECK(deleted == 1);
 }
 
+TEST_CASE("a PostgreSQL batch claims its message ids together: quotes, backslashes, braces and commas in ids and "
+          "names, repeats, an id of another counter and an expired id answer as one at a time would",
+          "[postgres]") {
+  PostgresServer server;
+  auto store = Open(server);
+  // Every character an array literal gives a meaning to, in ids and in counter names.
+  const std::vector<std::string> names = {"a\"b", "c\\d", "{e,f}", "g h", "NULL", "\xc3\xa9t\xc3\xa9"};
+  const std::vector<std::string> ids = {"uuid:\"1\"", "uuid:\\2", "uuid:{3,4}", "uuid: 5 ", "NULL", "uuid:\xc3\xa9"};
+  std::vector<CounterIncrement> batch(names.size() * 2 + 1);
+  for (size_t i = 0; i < names.size(); ++i) {
+    batch[i].name = &names[i];
+    batch[i].message_id = &ids[i];
+    batch[names.size() + i].name = &names[i];  // each id again, later in the same batch
+    batch[names.size() + i].message_id = &ids[i];
+  }
+  batch.back().name = &names[1];
+  batch.back().message_id = &ids[0];  // an id of another counter
+  REQUIRE(store->IncrementBatch(&batch).ok());
+  for (size_t i = 0; i < names.size(); ++i) {
+    INFO(names[i] << " / " << ids[i]);
+    CHECK(batch[i].status.ok());
+    CHECK(batch[i].value == 1);
+    CHECK(batch[names.size() + i].value == 1);
+  }
+  CHECK(batch.back().status.kind() == Status::Kind::kInvalidArgument);
+  // A second batch: the ids are remembered (with their counters' names), nothing counts again.
+  std::vector<CounterIncrement> again(names.size());
+  for (size_t i = 0; i < names.size(); ++i) {
+    again[i].name = &names[i];
+    again[i].message_id = &ids[i];
+  }
+  REQUIRE(store->IncrementBatch(&again).ok());
+  for (size_t i = 0; i < names.size(); ++i) {
+    CHECK(again[i].status.ok());
+    CHECK(again[i].value == 1);
+    int64_t value = 0;
+    REQUIRE(store->Get(names[i], &value).ok());
+    CHECK(value == 1);
+  }
+  // Past the window an id is new again: it counts, and is remembered with its new value.
+  store->set_idempotency_window(std::chrono::milliseconds(1));
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  std::vector<CounterIncrement> expired(2);
+  expired[0].name = &names[0];
+  expired[0].message_id = &ids[0];
+  expired[1].name = &names[0];
+  expired[1].message_id = &ids[0];
+  REQUIRE(store->IncrementBatch(&expired).ok());
+  CHECK(expired[0].value == 2);
+  CHECK(expired[1].value == 2);
+  store->set_idempotency_window(std::chrono::hours(1));
+  std::vector<CounterIncrement> remembered(1);
+  remembered[0].name = &names[0];
+  remembered[0].message_id = &ids[0];
+  REQUIRE(store->IncrementBatch(&remembered).ok());
+  CHECK(remembered[0].value == 2);
+}
+
 TEST_CASE("a PostgreSQL store answers Unavailable while its server is down and reconnects by itself",
           "[postgres]") {
   PostgresServer server;

@@ -1,0 +1,110 @@
+#include "service/store/pg_connection.h"
+
+#include <Poco/Exception.h>
+#include <libpq-fe.h>
+
+#include <cerrno>
+#include <cstdlib>
+
+namespace lather {
+namespace {
+// libpq's messages on one line (they end lines with "\n\t").
+std::string OneLine(const char* text) {
+  std::string out = text != nullptr ? text : "";
+  for (char& c : out) {
+    if (c == '\n' || c == '\t' || c == '\r') c = ' ';
+  }
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  return out;
+}
+}  // namespace
+
+PgResult::~PgResult() { PQclear(result_); }
+
+int PgResult::rows() const { return PQntuples(result_); }
+
+std::string PgResult::Text(int row, int column) const {
+  return std::string(PQgetvalue(result_, row, column), static_cast<size_t>(PQgetlength(result_, row, column)));
+}
+
+int64_t PgResult::Int64(int row, int column) const {
+  const char* text = PQgetvalue(result_, row, column);
+  char* end = nullptr;
+  errno = 0;
+  const long long value = std::strtoll(text, &end, 10);
+  if (errno != 0 || end == text || *end != '\0') {
+    throw Poco::DataFormatException(std::string("PostgreSQL answered '") + text + "' where a number was expected");
+  }
+  return value;
+}
+
+int64_t PgResult::affected() const {
+  const char* text = PQcmdTuples(result_);
+  return text[0] == '\0' ? 0 : std::strtoll(text, nullptr, 10);
+}
+
+PgConnection::PgConnection(const std::string& conninfo) : conn_(PQconnectdb(conninfo.c_str())) {
+  if (conn_ == nullptr) throw Poco::IOException("PostgreSQL: out of memory for a connection");
+  if (PQstatus(conn_) != CONNECTION_OK) {
+    const std::string what = OneLine(PQerrorMessage(conn_));
+    PQfinish(conn_);
+    conn_ = nullptr;
+    throw Poco::IOException("PostgreSQL: cannot connect: " + what);
+  }
+}
+
+PgConnection::~PgConnection() { PQfinish(conn_); }
+
+void PgConnection::Throw(const std::string& what, pg_result* result) const {
+  std::string message = OneLine(result != nullptr ? PQresultErrorMessage(result) : nullptr);
+  if (message.empty()) message = OneLine(PQerrorMessage(conn_));
+  PQclear(result);
+  throw Poco::IOException("PostgreSQL: " + what + ": " + message);
+}
+
+void PgConnection::Execute(const char* sql) {
+  pg_result* result = PQexec(conn_, sql);
+  const ExecStatusType status = PQresultStatus(result);
+  if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) Throw(sql, result);
+  PQclear(result);
+}
+
+void PgConnection::Prepare(const char* name, const char* sql) {
+  pg_result* result = PQprepare(conn_, name, sql, 0, nullptr);
+  if (PQresultStatus(result) != PGRES_COMMAND_OK) Throw(std::string("preparing ") + name, result);
+  PQclear(result);
+}
+
+PgResult PgConnection::Run(const char* name, const std::vector<const char*>& params) {
+  pg_result* result = PQexecPrepared(conn_, name, static_cast<int>(params.size()), params.data(), nullptr, nullptr, 0);
+  const ExecStatusType status = PQresultStatus(result);
+  if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) Throw(name, result);
+  return PgResult(result);
+}
+
+std::string PgArray(const std::vector<const std::string*>& values) {
+  std::string out = "{";
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (i > 0) out += ',';
+    out += '"';
+    for (const char c : *values[i]) {
+      if (c == '"' || c == '\\') out += '\\';
+      out += c;
+    }
+    out += '"';
+  }
+  out += '}';
+  return out;
+}
+
+std::string PgArray(const std::vector<int64_t>& values) {
+  std::string out = "{";
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (i > 0) out += ',';
+    out += std::to_string(values[i]);
+  }
+  out += '}';
+  return out;
+}
+
+}  // namespace lather
