@@ -39,6 +39,19 @@ TEST_CASE("a run where every call failed shows the CPU it measured, not -1 cores
   CHECK(text.find("-1.00") == std::string::npos);
 }
 
+TEST_CASE("the verdict names the byte split as the payload line does: SOAP envelope and HTTP at the sockets",
+          "[stress][report][verdict]") {
+  const lather::RunReport r = lather_test::SyntheticRun(lather_test::Latencies(10, 2000), "host", 1);
+  const std::string text = Printed(r);
+  INFO(text);
+  // 18 bytes of payload in 372 + 520 at the sockets: 97.98% is the rest; the TCP/IP bytes are not in it.
+  CHECK(text.find("envelope and HTTP are 98.0% of the bytes\n") != std::string::npos);
+  CHECK(r.verdict.text.find("SOAP envelope and HTTP are 98% of the bytes at the sockets (payload 2%; TCP/IP not "
+                            "counted)") != std::string::npos);
+  CHECK(r.verdict.text.find("on the wire") == std::string::npos);
+  CHECK(r.verdict.text.find("envelope is") == std::string::npos);
+}
+
 TEST_CASE("the series CSV gives each second's bytes per second of its real length, and the length",
           "[stress][report][series]") {
   lather::RunReport run = lather_test::SyntheticRun(lather_test::Latencies(9, 2000), "host", 1);
