@@ -411,7 +411,11 @@ void Worker::Record(const Call& call, CallOutcome outcome, uint64_t response_hea
     }
   }
   if (o_.series) {
-    const size_t second = static_cast<size_t>((now - warm_end_ns_) / 1000000000ull);
+    // A call that ends just after the window's end (the loop is ending) goes into its last second: the
+    // counts of the seconds stay the calls of the window, and no second lies after it.
+    uint64_t at = now - warm_end_ns_;
+    if (o_.total_calls == 0 && end_ns_ > warm_end_ns_) at = std::min(at, end_ns_ - warm_end_ns_ - 1);
+    const size_t second = static_cast<size_t>(at / 1000000000ull);
     if (second >= stats.seconds.size()) stats.seconds.resize(second + 1);
     SecondStats& s = stats.seconds[second];
     if (ok) {
@@ -619,6 +623,7 @@ Status LoadRunner::Run(const LoadObserver& observer, LoadResult* result) {
     last_end = std::max(last_end, w->finished_ns);
   }
   merged.window_seconds = o.total_calls > 0 ? static_cast<double>(last_end - warm_end) / 1e9 : o.duration_seconds;
+  SetSecondLengths(merged.window_seconds, &merged.total.seconds);
   *result = std::move(merged);
   return Status::Ok();
 }

@@ -1,6 +1,7 @@
 #include "stress/measure/thread_stats.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace lather {
 
@@ -11,6 +12,13 @@ void ByteCounts::Merge(const ByteCounts& o) {
   response_body += o.response_body;
   request_payload += o.request_payload;
   response_payload += o.response_payload;
+}
+
+void SetSecondLengths(double window_seconds, std::vector<SecondStats>* seconds) {
+  for (size_t i = 0; i < seconds->size(); ++i) {
+    const double left = std::isfinite(window_seconds) ? window_seconds - static_cast<double>(i) : 1;
+    (*seconds)[i].seconds = std::clamp(left, 0.0, 1.0);
+  }
 }
 
 uint64_t ThreadStats::failures() const {
@@ -30,8 +38,10 @@ void ThreadStats::Merge(const ThreadStats& o) {
   connections_opened += o.connections_opened;
   cpu_seconds += o.cpu_seconds;
   if (first_failure.empty()) first_failure = o.first_failure;
+  const size_t had = seconds.size();
   if (seconds.size() < o.seconds.size()) seconds.resize(o.seconds.size());
   for (size_t i = 0; i < o.seconds.size(); ++i) {
+    seconds[i].seconds = i < had ? std::max(seconds[i].seconds, o.seconds[i].seconds) : o.seconds[i].seconds;
     seconds[i].calls_ok += o.seconds[i].calls_ok;
     seconds[i].errors += o.seconds[i].errors;
     seconds[i].bytes_sent += o.seconds[i].bytes_sent;

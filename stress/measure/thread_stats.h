@@ -26,14 +26,30 @@ struct ByteCounts {
   void Merge(const ByteCounts& o);
 };
 
-// One second of the run (window-relative), for --series.
+// A per-second rate is drawn only from a second of at least this much of the window: the last second of
+// a window that does not end on a whole second (a run of 10.1 s) holds too few calls to give a rate.
+inline constexpr double kShortestRatedSecond = 0.25;
+
+// One second of the run (window-relative), for --series. Its counts are of `seconds` of the window: 1,
+// or less for the last second of a window that does not end on a whole second; a rate derived from a
+// second divides by that length, and a second shorter than kShortestRatedSecond gives none.
 struct SecondStats {
   uint64_t calls_ok = 0;
   uint64_t errors = 0;
   uint64_t bytes_sent = 0;
   uint64_t bytes_received = 0;
   LatencyHistogram latency;
+  double seconds = 1;  // how much of this second lay in the measured window, 0..1
+
+  // True when this second is long enough to give a rate (seconds >= kShortestRatedSecond).
+  bool rated() const { return seconds >= kShortestRatedSecond; }
+  // `count` per second of this second's real length; 0 when it has no length.
+  double PerSecond(uint64_t count) const { return seconds > 0 ? static_cast<double>(count) / seconds : 0; }
 };
+
+// Sets the length of each second of a window of `window_seconds`: 1 for the whole ones, the remainder
+// for the last (a window of 2.3 s: 1, 1 and 0.3), 0 for a second wholly after the window's end.
+void SetSecondLengths(double window_seconds, std::vector<SecondStats>* seconds);
 
 struct ThreadStats {
   LatencyHistogram latency;       // from the intended send time (open model) or the send (closed)
@@ -50,6 +66,8 @@ struct ThreadStats {
 
   uint64_t calls_ok() const { return outcomes[0]; }
   uint64_t failures() const;
+  // Adds `o` in. Seconds add up by index (runs that ran at the same time), each second keeping the
+  // longer of the two lengths: the calls of both fell in the same stretch of wall time.
   void Merge(const ThreadStats& o);
 };
 

@@ -533,20 +533,24 @@ Poco::JSON::Object ReportObject(const RunReport& r) {
 Status WriteSeriesCsv(const RunReport& r, const std::string& path) {
   std::ofstream out(path);
   if (!out) return Status::IOError("cannot write " + path);
-  out << "second,calls_ok,errors,p50_ms,p99_ms,bytes_sent_per_s,bytes_received_per_s,client_cores,server_cores\n";
+  // calls_ok and errors are counts of the second's `seconds` of the window; the bytes are per second of
+  // that length, and empty for a last second too short for a rate (SecondStats::rated()).
+  out << "second,calls_ok,errors,p50_ms,p99_ms,bytes_sent_per_s,bytes_received_per_s,client_cores,server_cores,"
+         "seconds\n";
   const auto& seconds = r.load.total.seconds;
   for (size_t i = 0; i < seconds.size(); ++i) {
     const SecondStats& s = seconds[i];
     out << i + 1 << ',' << s.calls_ok << ',' << s.errors << ',' << Fixed(static_cast<double>(s.latency.ValueAtPercentile(50)) / 1e6, 3)
-        << ',' << Fixed(static_cast<double>(s.latency.ValueAtPercentile(99)) / 1e6, 3) << ',' << s.bytes_sent << ','
-        << s.bytes_received << ',';
+        << ',' << Fixed(static_cast<double>(s.latency.ValueAtPercentile(99)) / 1e6, 3) << ',';
+    if (s.rated()) out << Fixed(s.PerSecond(s.bytes_sent), 0) << ',' << Fixed(s.PerSecond(s.bytes_received), 0);
+    out << ',';
     if (i < r.cpu_per_second.size()) {
       out << Fixed(r.cpu_per_second[i].first, 3) << ',';
       if (r.cpu_per_second[i].second >= 0) out << Fixed(r.cpu_per_second[i].second, 3);
     } else {
       out << ',';
     }
-    out << '\n';
+    out << ',' << Fixed(s.seconds, 3) << '\n';
   }
   if (!out) return Status::IOError("cannot write " + path);
   return Status::Ok();

@@ -170,7 +170,9 @@ Chart CeilingsChart(const RunReport& r) {
   return c;
 }
 
-// Calls/s, p99 and CPU per second of each run.
+// Calls/s, p99 and CPU per second of each run. Calls/s is each second's calls over its real length, and a
+// last second too short for a rate (SecondStats::rated()) has no point: drawn as a whole second, the last
+// 0.3 s of a run of 10.3 s would read as a collapse that did not happen.
 void PerSecondCharts(const std::vector<RunReport>& runs, Section* s) {
   Chart calls, p99, cpu;
   calls.id = "calls-per-second";
@@ -193,9 +195,10 @@ void PerSecondCharts(const std::vector<RunReport>& runs, Section* s) {
     ChartSeries c{runs.size() > 1 ? NameOf(r, i) : "calls/s", {}}, p{runs.size() > 1 ? NameOf(r, i) : "p99", {}};
     const auto& seconds = r.load.total.seconds;
     for (size_t k = 0; k < seconds.size(); ++k) {
-      c.points.emplace_back(static_cast<double>(k + 1), static_cast<double>(seconds[k].calls_ok));
+      const double end = static_cast<double>(k) + seconds[k].seconds;  // each point at the end of its stretch
+      if (seconds[k].rated()) c.points.emplace_back(end, seconds[k].PerSecond(seconds[k].calls_ok));
       if (seconds[k].latency.count() > 0) {
-        p.points.emplace_back(static_cast<double>(k + 1), static_cast<double>(seconds[k].latency.ValueAtPercentile(99)) / 1e6);
+        p.points.emplace_back(end, static_cast<double>(seconds[k].latency.ValueAtPercentile(99)) / 1e6);
       }
     }
     calls.series.push_back(c);

@@ -142,7 +142,9 @@ void AddRunDetail(const RunReport& r, Object* root) {
   Array seconds;
   for (const SecondStats& s : t.seconds) {
     Object second(Poco::JSON_PRESERVE_KEY_ORDER);
+    second.set("seconds", s.seconds);  // how much of this second lay in the window (less for a last partial one)
     second.set("calls_ok", s.calls_ok);
+    if (s.rated()) second.set("calls_ok_per_second", s.PerSecond(s.calls_ok));  // none for a second too short
     second.set("errors", s.errors);
     second.set("bytes_sent", s.bytes_sent);
     second.set("bytes_received", s.bytes_received);

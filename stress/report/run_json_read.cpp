@@ -213,6 +213,7 @@ void VerdictOf(const Node& n, Verdict* v) {
 
 void Series(const Node& n, RunReport* r) {
   const Array::Ptr seconds = n.array("seconds");
+  bool lengths = true;
   for (size_t i = 0; i < seconds->size(); ++i) {
     Object::Ptr o = seconds->getObject(static_cast<unsigned>(i));
     if (o.isNull()) throw FieldError("'" + n.Path("seconds") + "' item is not an object");
@@ -223,8 +224,16 @@ void Series(const Node& n, RunReport* r) {
     second.bytes_sent = s.get<uint64_t>("bytes_sent");
     second.bytes_received = s.get<uint64_t>("bytes_received");
     second.latency = Histogram(s.child("latency"));
+    if (s.has("seconds")) {
+      second.seconds = s.get<double>("seconds");
+      if (!(second.seconds >= 0 && second.seconds <= 1)) throw FieldError("'" + s.Path("seconds") + "' is not 0..1");
+    } else {
+      lengths = false;
+    }
     r->load.total.seconds.push_back(std::move(second));
   }
+  // A document written before each second carried its length: the lengths its window gives.
+  if (!lengths) SetSecondLengths(r->load.window_seconds, &r->load.total.seconds);
   const Array::Ptr cpu = n.array("cpu_cores");
   for (size_t i = 0; i < cpu->size(); ++i) {
     Array::Ptr pair = cpu->getArray(static_cast<unsigned>(i));

@@ -626,7 +626,10 @@ Verdict Judge(const RunFigures& figures) {
     others.push_back("where the server's CPU goes is unknown (it serves no Lather /metrics)");
   }
   if (f.envelope_share >= 0 && f.envelope_share <= 1) {
-    others.push_back("envelope is " + FormatPercent(f.envelope_share) + " of bytes on the wire");
+    // The split of the report's payload line: of the HTTP messages the sockets carried (heads, and bodies
+    // that are SOAP envelopes around the payload); the TCP/IP bytes on the wire are not in it.
+    others.push_back("SOAP envelope and HTTP are " + FormatPercent(f.envelope_share) + " of the bytes at the sockets (payload " +
+                     FormatPercent(1 - f.envelope_share) + "; TCP/IP not counted)");
   }
   if (open_model && f.late_calls > 0 && !late_said) {
     others.push_back(CallsWere(f.late_calls) + " sent later than scheduled");

@@ -6,6 +6,9 @@
 #include <cstdio>
 #include <fstream>
 #include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include <Poco/JSON/Object.h>
 #include <Poco/JSON/Parser.h>
@@ -84,6 +87,27 @@ TEST_CASE("an open-model run at a modest rate keeps its schedule", "[integration
   std::string header;
   std::getline(series, header);
   CHECK(header.rfind("second,calls_ok,errors,p50_ms,p99_ms", 0) == 0);
+}
+
+TEST_CASE("a live run's series covers its window: whole seconds, a partial last one, every call in one of them",
+          "[integration][stress][series]") {
+  ServiceProcess service;
+  for (const auto& [duration, lengths] : {std::pair<std::string, std::vector<double>>{"1s", {1}},
+                                          std::pair<std::string, std::vector<double>>{"1.5s", {1, 0.5}}}) {
+    const std::string json = service.folder() + "/run-" + duration + ".json";
+    const Run run = RunStress(service.url() + " -d " + duration + " --warmup 0.2s -c 4 -t 1 -q --json " + json);
+    INFO(duration << ": " << run.output);
+    REQUIRE(run.exit_code == 0);
+    const auto report = ReadJson(json);
+    const auto seconds = report->getObject("series")->getArray("seconds");
+    REQUIRE(seconds->size() == lengths.size());  // none after the window, for the calls that ended as it closed
+    uint64_t ok = 0;
+    for (size_t i = 0; i < lengths.size(); ++i) {
+      CHECK(seconds->getObject(static_cast<unsigned>(i))->getValue<double>("seconds") == Approx(lengths[i]));
+      ok += seconds->getObject(static_cast<unsigned>(i))->getValue<uint64_t>("calls_ok");
+    }
+    CHECK(ok == report->getObject("calls")->getValue<uint64_t>("ok"));
+  }
 }
 
 TEST_CASE("a run against a closed port fails at once with one line and exit 3", "[integration][stress]") {

@@ -443,7 +443,7 @@ def byte_identity(c):
              ("HelloWorld, SOAP 1.1", ["--op", "hello"], ["--op", "HelloWorld"], False),
              ("Increment, SOAP 1.2", ["--op", "increment", "--soap12"],
               ["--port", "LatherSoap12", "--op", "Increment", "--set", "value=${n}"], True)]
-    # Both number their calls from getpid() % 1000 * 1000000 (stress/stress_cli.cpp), the preset's Increment
+    # Both number their calls from getpid() % 1000 * 1000000 (stress/cli/stress_cli.cpp), the preset's Increment
     # value and --set's ${n} alike: the --wsdl run is given a PID equal to the preset run's modulo 1000, so
     # the same call numbers, and the bytes are compared as they are.
     for what, preset, from_wsdl, numbered in pairs:

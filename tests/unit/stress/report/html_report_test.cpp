@@ -47,3 +47,45 @@ TEST_CASE("the spectrum's points are HdrHistogram's steps in percent and ms, wit
   CHECK(s.points.front() == std::pair<double, double>(0, 0.001003));
   CHECK(s.points.back() == std::pair<double, double>(55, 0.002007));
 }
+
+namespace {
+
+// The chart of `document` with id `id`; fails the test when there is none.
+const lather::Chart& ChartOf(const lather::HtmlDocument& document, const std::string& id) {
+  for (const lather::Section& s : document.sections) {
+    for (const lather::Chart& c : s.charts) {
+      if (c.id == id) return c;
+    }
+  }
+  static const lather::Chart none;
+  FAIL("no chart " << id);
+  return none;
+}
+
+}  // namespace
+
+TEST_CASE("a run of 2.3 s at a steady rate has no calls/s point a third of the others: its last 0.3 s is scaled",
+          "[stress][report][html][series]") {
+  lather::RunReport run = lather_test::SyntheticRun(lather_test::Latencies(5, 2000), "host", 1);
+  lather_test::SteadySeries(2.3, 1000, &run);
+  const lather::HtmlDocument document = lather::RunsDocument({run});
+  const auto& points = ChartOf(document, "calls-per-second").series.at(0).points;
+  REQUIRE(points.size() == 3);
+  for (const auto& [x, calls_per_second] : points) {
+    INFO("second ending at " << x);
+    CHECK(calls_per_second == Approx(1000));
+  }
+  CHECK(points.back().first == Approx(2.3));  // drawn where its stretch ended
+  CHECK(ChartOf(document, "p99-per-second").series.at(0).points.size() == 3);
+}
+
+TEST_CASE("a last second of 0.1 s is left out of the calls/s plot, and its p99 is kept",
+          "[stress][report][html][series]") {
+  lather::RunReport run = lather_test::SyntheticRun(lather_test::Latencies(6, 2000), "host", 1);
+  lather_test::SteadySeries(2.1, 1000, &run);
+  const lather::HtmlDocument document = lather::RunsDocument({run});
+  const auto& points = ChartOf(document, "calls-per-second").series.at(0).points;
+  REQUIRE(points.size() == 2);
+  CHECK(points.back() == std::pair<double, double>(2, 1000));
+  CHECK(ChartOf(document, "p99-per-second").series.at(0).points.size() == 3);
+}

@@ -5,6 +5,7 @@
 #include <Poco/JSON/Parser.h>
 
 #include <catch2/catch.hpp>
+#include <sstream>
 
 #include "synthetic_run.h"
 
@@ -79,4 +80,45 @@ TEST_CASE("a run of an older schema, or no run at all, is refused in one line", 
   root->stringify(os);
   s = lather::ParseRunJson(os.str(), &r);
   CHECK(s.message() == "no 'latency.histogram'");
+}
+
+TEST_CASE("each second's length and calls/s are in the JSON and read back, and a second of 0.1 s has no calls/s",
+          "[stress][report][json][series]") {
+  RunReport run = lather_test::SyntheticRun(lather_test::Latencies(7, 2000), "host", kStart);
+  lather_test::SteadySeries(3.1, 1000, &run);
+  run.load.total.seconds[2].calls_ok = 500;  // a slow second: its rate is not smoothed away
+  const std::string json = lather::ReportJson(run);
+  Poco::JSON::Parser parser;
+  const Poco::JSON::Array::Ptr seconds =
+      parser.parse(json).extract<Poco::JSON::Object::Ptr>()->getObject("series")->getArray("seconds");
+  REQUIRE(seconds->size() == 4);
+  CHECK(seconds->getObject(0)->getValue<double>("seconds") == 1);
+  CHECK(seconds->getObject(0)->getValue<double>("calls_ok_per_second") == 1000);
+  CHECK(seconds->getObject(2)->getValue<double>("calls_ok_per_second") == 500);
+  CHECK(seconds->getObject(3)->getValue<double>("seconds") == Approx(0.1));
+  CHECK_FALSE(seconds->getObject(3)->has("calls_ok_per_second"));
+
+  RunReport back;
+  REQUIRE(lather::ParseRunJson(json, &back).ok());
+  REQUIRE(back.load.total.seconds.size() == 4);
+  for (size_t i = 0; i < 4; ++i) CHECK(back.load.total.seconds[i].seconds == run.load.total.seconds[i].seconds);
+}
+
+TEST_CASE("a saved run whose seconds carry no length gets the lengths its window gives", "[stress][report][json][series]") {
+  RunReport run = lather_test::SyntheticRun(lather_test::Latencies(8, 2000), "host", kStart);
+  lather_test::SteadySeries(2.3, 1000, &run);
+  Poco::JSON::Parser parser;
+  const Poco::JSON::Object::Ptr root = parser.parse(lather::ReportJson(run)).extract<Poco::JSON::Object::Ptr>();
+  const Poco::JSON::Array::Ptr seconds = root->getObject("series")->getArray("seconds");
+  for (size_t i = 0; i < seconds->size(); ++i) {
+    seconds->getObject(static_cast<unsigned>(i))->remove("seconds");
+    seconds->getObject(static_cast<unsigned>(i))->remove("calls_ok_per_second");
+  }
+  std::ostringstream old;
+  root->stringify(old);
+  RunReport back;
+  REQUIRE(lather::ParseRunJson(old.str(), &back).ok());
+  REQUIRE(back.load.total.seconds.size() == 3);
+  CHECK(back.load.total.seconds[0].seconds == 1);
+  CHECK(back.load.total.seconds[2].seconds == Approx(0.3));
 }

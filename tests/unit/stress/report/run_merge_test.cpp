@@ -2,6 +2,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "stress/report/run_html.h"
 #include "stress/report/run_json.h"
 #include "synthetic_run.h"
 
@@ -92,4 +93,24 @@ TEST_CASE("runs that are not one experiment are refused in one line naming both"
   CHECK(lather::MergeRuns({a}, &merged).message() == "merge needs two or more runs");
   CHECK(lather::MergeRuns({a, a}, &merged).message() == "cannot merge load-1-run with load-1-run: they are the same run");
   CHECK(s.message().find('\n') == std::string::npos);
+}
+
+TEST_CASE("two merged runs of 2.3 s keep their last 0.3 s partial: the merged calls/s does not fall in it",
+          "[stress][report][merge][series]") {
+  RunReport a = lather_test::SyntheticRun(lather_test::Latencies(31, 2000), "load-1", kStart);
+  RunReport b = lather_test::SyntheticRun(lather_test::Latencies(32, 2000), "load-2", kStart);
+  lather_test::SteadySeries(2.3, 1000, &a);
+  lather_test::SteadySeries(2.3, 1000, &b);
+  RunReport merged;
+  REQUIRE(lather::MergeRuns({ThroughJson(a), ThroughJson(b)}, &merged).ok());
+  REQUIRE(merged.load.total.seconds.size() == 3);
+  CHECK(merged.load.total.seconds[2].seconds == Approx(0.3));
+  const lather::HtmlDocument document = lather::RunsDocument({merged});
+  for (const lather::Section& s : document.sections) {
+    for (const lather::Chart& c : s.charts) {
+      if (c.id != "calls-per-second") continue;
+      REQUIRE(c.series.at(0).points.size() == 3);
+      for (const auto& point : c.series.at(0).points) CHECK(point.second == Approx(2000));
+    }
+  }
 }

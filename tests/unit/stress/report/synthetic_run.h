@@ -3,6 +3,7 @@
 // concluded as a live run is. Not thread-safe (tests only).
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <random>
 #include <string>
@@ -86,6 +87,23 @@ inline lather::RunReport SyntheticRun(const std::vector<uint64_t>& values, const
   r.context.name = host + "-run";
   Conclude(&r);
   return r;
+}
+
+// Replaces the run's per-second series with a steady `rate` calls/s over a window of `window_seconds`, as a
+// live run records it: a last second of the window's remainder (2.3 s: 1,000, 1,000 and 300 calls at
+// 1,000 calls/s, the last of 0.3 s), each call of 1 ms and 372 bytes up, 520 down.
+inline void SteadySeries(double window_seconds, double rate, lather::RunReport* r) {
+  std::vector<lather::SecondStats>& seconds = r->load.total.seconds;
+  seconds.assign(static_cast<size_t>(std::ceil(window_seconds)), lather::SecondStats{});
+  lather::SetSecondLengths(window_seconds, &seconds);
+  for (lather::SecondStats& s : seconds) {
+    s.calls_ok = static_cast<uint64_t>(std::llround(rate * s.seconds));
+    s.latency.RecordN(1'000'000, s.calls_ok);
+    s.bytes_sent = 372 * s.calls_ok;
+    s.bytes_received = 520 * s.calls_ok;
+  }
+  r->load.window_seconds = window_seconds;
+  r->settings.duration_seconds = window_seconds;
 }
 
 }  // namespace lather_test

@@ -81,12 +81,12 @@ TEST_CASE("the text names the limit first, then each other resource with its cei
         "limit: client CPU (1.97 of 2 cores = 98% at 20,000 calls/s -> client ceiling ~ 20,300 calls/s). "
         "server used 1.20 of 4 cores (30%) -> server ceiling ~ 66,700 calls/s; "
         "network 32 Mbit/s = 3% of 1 Gbit/s (assumed 1 Gbit/s; declare with --link) -> network ceiling ~ "
-        "625,000 calls/s; where the server's CPU goes is unknown (it serves no Lather /metrics); envelope is 87% of "
-        "bytes on the wire.");
+        "625,000 calls/s; where the server's CPU goes is unknown (it serves no Lather /metrics); SOAP envelope and "
+        "HTTP are 87% of the bytes at the sockets (payload 13%; TCP/IP not counted).");
   const size_t limit_at = text.find("limit: client CPU");
   const size_t server_at = text.find("server ceiling");
   const size_t network_at = text.find("network ceiling");
-  const size_t envelope_at = text.find("envelope is 87%");
+  const size_t envelope_at = text.find("SOAP envelope and HTTP are 87%");
   CHECK(limit_at == 0);
   CHECK(limit_at < server_at);
   CHECK(server_at < network_at);

@@ -1,4 +1,4 @@
-#include "stress/embedded_service.h"
+#include "stress/cli/embedded_service.h"
 
 #include <poll.h>
 #include <sched.h>

@@ -1,4 +1,4 @@
-#include "stress/server_side.h"
+#include "stress/cli/server_side.h"
 
 #include <signal.h>
 

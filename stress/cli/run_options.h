@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "common/flag_parser.h"
+#include "stress/cli/server_side.h"
 #include "stress/load/operation_preset.h"
 #include "stress/report/report.h"
-#include "stress/server_side.h"
 
 namespace lather {
 

@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
+#include "stress/cli/run_options.h"
 #include "stress/report/compare_html.h"
 #include "stress/report/compare_report.h"
 #include "stress/report/units.h"
-#include "stress/run_options.h"
 
 namespace lather {
 namespace {

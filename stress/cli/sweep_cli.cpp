@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
+#include "stress/cli/run_options.h"
 #include "stress/report/sweep_html.h"
 #include "stress/report/sweep_report.h"
 #include "stress/report/units.h"
-#include "stress/run_options.h"
 
 namespace lather {
 namespace {

@@ -1,4 +1,4 @@
-#include "stress/start_at.h"
+#include "stress/cli/start_at.h"
 
 #include <time.h>
 

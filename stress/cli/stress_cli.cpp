@@ -1,6 +1,6 @@
-#include "stress/stress_cli.h"
+#include "stress/cli/stress_cli.h"
 
-#include "stress/run_options.h"
+#include "stress/cli/run_options.h"
 
 #include <netdb.h>
 #include <poll.h>
@@ -22,7 +22,8 @@
 #include "common/flag_parser.h"
 #include "common/tls.h"
 #include "service/auth/authenticator.h"
-#include "stress/embedded_service.h"
+#include "stress/cli/embedded_service.h"
+#include "stress/cli/server_side.h"
 #include "stress/load/gsoap_runner.h"
 #include "stress/load/operation_preset.h"
 #include "stress/load/wsdl_preset.h"
@@ -30,14 +31,13 @@
 #include "stress/load/unloaded_probe.h"
 #include "stress/report/report.h"
 #include "stress/report/units.h"
-#include "stress/server_side.h"
 #include "stress/measure/process_tree.h"
 // Saved runs, HTML, .hgrm, --start-at and the live line (issue 17).
+#include "stress/cli/saved_runs_cli.h"
+#include "stress/cli/start_at.h"
 #include "stress/report/hgrm.h"
 #include "stress/report/progress_line.h"
 #include "stress/report/run_html.h"
-#include "stress/saved_runs_cli.h"
-#include "stress/start_at.h"
 
 namespace lather {
 namespace {

@@ -1,4 +1,4 @@
-#include "stress/saved_runs_cli.h"
+#include "stress/cli/saved_runs_cli.h"
 
 #include <cstdio>
 #include <fstream>

@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "stress/server_side.h"
+#include "stress/cli/server_side.h"
 
 using lather::BuildServerSide;
 using lather::ServerSide;
