@@ -156,23 +156,61 @@ double ProcessTreeCpuSeconds(pid_t pid) {
   return total;
 }
 
-double CgroupCpuQuotaCores(pid_t pid, std::string* cgroup_path) {
+namespace {
+// The cgroup directory of `pid` whose CPU quota is the smallest of its own and its ancestors' (the one that
+// binds), and that quota in cores; false when there is none or it cannot be read.
+bool BindingQuota(pid_t pid, std::string* cgroup_path, std::string* directory, double* cores, bool* v2) {
   CgroupMount mount;
-  if (!FindCpuMount(&mount)) return -1;
+  if (!FindCpuMount(&mount)) return false;
   std::string path = CgroupPathOf(pid, mount);
-  if (path.empty()) return -1;
+  if (path.empty()) return false;
   if (cgroup_path != nullptr) *cgroup_path = path;
   // The mount shows the hierarchy from `root` down (inside a container, not from the top).
   if (mount.root != "/" && path.compare(0, mount.root.size(), mount.root) == 0) path = path.substr(mount.root.size());
   double lowest = -1;
   for (;;) {
-    const double quota = DirectoryQuota(mount.mount_point + (path == "/" ? "" : path), mount.v2);
-    if (quota > 0 && (lowest < 0 || quota < lowest)) lowest = quota;
+    const std::string dir = mount.mount_point + (path == "/" ? "" : path);
+    const double quota = DirectoryQuota(dir, mount.v2);
+    if (quota > 0 && (lowest < 0 || quota < lowest)) {
+      lowest = quota;
+      *directory = dir;
+    }
     if (path.empty() || path == "/") break;
     const size_t slash = path.rfind('/');
     path = slash == 0 || slash == std::string::npos ? "/" : path.substr(0, slash);
   }
-  return lowest;
+  *cores = lowest;
+  *v2 = mount.v2;
+  return lowest > 0;
+}
+}  // namespace
+
+double CgroupCpuQuotaCores(pid_t pid, std::string* cgroup_path) {
+  std::string directory;
+  double cores = -1;
+  bool v2 = false;
+  return BindingQuota(pid, cgroup_path, &directory, &cores, &v2) ? cores : -1;
+}
+
+CgroupThrottling CgroupCpuThrottling(pid_t pid) {
+  CgroupThrottling t;
+  std::string directory;
+  double cores = -1;
+  bool v2 = false;
+  if (!BindingQuota(pid, nullptr, &directory, &cores, &v2)) return t;
+  // cpu.stat: "nr_periods N", "nr_throttled N", and the time throttled: v1 "throttled_time" in ns, v2
+  // "throttled_usec" in us.
+  std::ifstream in(directory + "/cpu.stat");
+  std::string key;
+  double value = 0;
+  CgroupThrottling read;
+  while (in >> key >> value) {
+    if (key == "nr_periods") read.periods = value;
+    if (key == "nr_throttled") read.throttled_periods = value;
+    if (key == "throttled_time" && !v2) read.throttled_seconds = value / 1e9;
+    if (key == "throttled_usec" && v2) read.throttled_seconds = value / 1e6;
+  }
+  return read.periods >= 0 && read.throttled_periods >= 0 ? read : t;
 }
 
 bool CgroupCpuVisible() {

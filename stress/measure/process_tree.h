@@ -20,6 +20,17 @@ double ProcessTreeCpuSeconds(pid_t pid);
 // be read. `cgroup_path` receives the cgroup's path under the cpu controller when not null.
 double CgroupCpuQuotaCores(pid_t pid, std::string* cgroup_path = nullptr);
 
+// What the kernel's CFS bandwidth control did to the cgroup whose quota binds `pid` (see
+// CgroupCpuQuotaCores), so far: quota periods elapsed, periods in which the group ran out of its quota and
+// was stopped, and the time it spent stopped (cpu.stat). A group throttled in most periods of a window was
+// held to its quota: CPU-bound by it, whatever its measured use. All -1 without a quota or when unreadable.
+struct CgroupThrottling {
+  double periods = -1;
+  double throttled_periods = -1;
+  double throttled_seconds = -1;
+};
+CgroupThrottling CgroupCpuThrottling(pid_t pid);
+
 // True when this process sees a cgroup hierarchy with the cpu controller (under `ip netns exec` /sys is
 // private and /sys/fs/cgroup is not mounted: quotas cannot be read, and budgets fall back to affinity).
 bool CgroupCpuVisible();

@@ -197,10 +197,17 @@ ResourceSnapshot ResourceSampler::Take() const {
   s.client_cpu_seconds = ProcessCpuSeconds();
   s.instance_cpu_seconds.resize(instances_.size(), -1);
   s.instance_metrics_cores.resize(instances_.size(), 0);
+  s.instance_periods.resize(instances_.size(), -1);
+  s.instance_throttled_periods.resize(instances_.size(), -1);
   bool serving_known = false, serving_unknown = false;
   double serving_cpu = 0, serving_cores = 0;
   for (size_t i = 0; i < instances_.size(); ++i) {
     s.instance_cpu_seconds[i] = InstanceCpu(i, &s.instance_metrics_cores[i]);
+    if (instances_[i].pid > 0) {
+      const CgroupThrottling throttling = CgroupCpuThrottling(instances_[i].pid);
+      s.instance_periods[i] = throttling.periods;
+      s.instance_throttled_periods[i] = throttling.throttled_periods;
+    }
     if (instances_[i].component != serving_) continue;
     if (s.instance_cpu_seconds[i] < 0) {
       serving_unknown = true;

@@ -34,6 +34,10 @@ struct ResourceSnapshot {
   // /metrics declares (lather_cpu_cores; 0 unknown).
   std::vector<double> instance_cpu_seconds;
   std::vector<double> instance_metrics_cores;
+  // Per watched instance with a PID: its cgroup's CFS bandwidth periods so far and those it was throttled in
+  // (CgroupCpuThrottling; -1 without a quota).
+  std::vector<double> instance_periods;
+  std::vector<double> instance_throttled_periods;
 };
 
 // One process or /metrics endpoint the harness watches on the server side.

@@ -54,6 +54,12 @@ void ConcludeFarm(RunReport* r) {
     if (budget <= 0 && i < r->after.instance_metrics_cores.size()) budget = r->after.instance_metrics_cores[i];
     c->cpu_seconds.push_back(cpu);
     c->cores.push_back(budget);
+    auto delta = [i](const std::vector<double>& before_list, const std::vector<double>& after_list) {
+      const double b = i < before_list.size() ? before_list[i] : -1, a = i < after_list.size() ? after_list[i] : -1;
+      return b >= 0 && a >= b ? a - b : -1;
+    };
+    c->periods.push_back(delta(r->before.instance_periods, r->after.instance_periods));
+    c->throttled_periods.push_back(delta(r->before.instance_throttled_periods, r->after.instance_throttled_periods));
     local = local && w.pid > 0 && cpu >= 0;
     if (cpu > 0) components_cpu += cpu;
   }
@@ -518,6 +524,7 @@ Poco::JSON::Object ReportObject(const RunReport& r) {
     o.set("peak_instance_utilization", c.max_instance_utilization);
     o.set("cpu_per_call_seconds", c.cpu_per_call);
     o.set("ceiling", c.ceiling);
+    o.set("throttled_share", c.throttled_share);
     Array pids;
     for (const WatchedInstance& w : r.instances) {
       if (w.component == c.name) pids.add(static_cast<int>(w.pid));

@@ -75,6 +75,11 @@ Object FiguresJson(const RunFigures& f) {
       for (double x : c.cores) cores.add(x);
       one.set("cpu_seconds", cpu);
       one.set("cores", cores);
+      Array periods, throttled;
+      for (double x : c.periods) periods.add(x);
+      for (double x : c.throttled_periods) throttled.add(x);
+      one.set("quota_periods", periods);
+      one.set("throttled_periods", throttled);
       list.add(one);
     }
     o.set("components", list);

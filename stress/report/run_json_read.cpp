@@ -167,6 +167,15 @@ void Figures(const Node& n, RunFigures* f) {
       const Array::Ptr cpu = c.array("cpu_seconds"), cores = c.array("cores");
       for (size_t j = 0; j < cpu->size(); ++j) component.cpu_seconds.push_back(At<double>(cpu, j, c.Path("cpu_seconds")));
       for (size_t j = 0; j < cores->size(); ++j) component.cores.push_back(At<double>(cores, j, c.Path("cores")));
+      if (c.has("quota_periods") && c.has("throttled_periods")) {  // absent in runs saved before issue 31
+        const Array::Ptr periods = c.array("quota_periods"), throttled = c.array("throttled_periods");
+        for (size_t j = 0; j < periods->size(); ++j) {
+          component.periods.push_back(At<double>(periods, j, c.Path("quota_periods")));
+        }
+        for (size_t j = 0; j < throttled->size(); ++j) {
+          component.throttled_periods.push_back(At<double>(throttled, j, c.Path("throttled_periods")));
+        }
+      }
       f->components.push_back(component);
     }
   }

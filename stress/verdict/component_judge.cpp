@@ -120,6 +120,14 @@ ComponentVerdict JudgeComponent(const ComponentFigures& f, double duration_secon
     c.max_instance_utilization = highest;
   }
   if (cores_known) c.cores = cores;
+  double periods = 0, throttled = 0;
+  bool throttling_known = !f.periods.empty() && f.periods.size() == f.throttled_periods.size();
+  for (size_t i = 0; throttling_known && i < f.periods.size(); ++i) {
+    throttling_known = f.periods[i] >= 0 && f.throttled_periods[i] >= 0;
+    periods += f.periods[i];
+    throttled += f.throttled_periods[i];
+  }
+  if (throttling_known && periods > 0) c.throttled_share = std::min(1.0, throttled / periods);
   if (!cpu_known) return c;
   c.cores_used = cpu / duration_seconds;
   c.utilization = cores_known ? Share(c.cores_used, cores) : -1;
@@ -148,7 +156,11 @@ std::string DescribeComponent(const ComponentVerdict& c) {
   const std::string who = NameAddsToLabel(c) ? c.name + " " : "";
   if (c.utilization < 0) return c.label + " (" + who + "use unknown)";
   return c.label + " (" + who + "at " + FormatPercent(c.utilization) + " of " +
-         (c.cores == 1 ? std::string("a core") : Cores(c.cores)) + ")";
+         (c.cores == 1 ? std::string("a core") : Cores(c.cores)) +
+         (c.throttled_share >= kThrottled ? ", throttled by its quota in " + FormatPercent(c.throttled_share) +
+                                                " of its periods"
+                                          : "") +
+         ")";
 }
 
 std::string ComponentUse(const ComponentVerdict& c) {

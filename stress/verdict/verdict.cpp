@@ -324,8 +324,10 @@ Verdict Judge(const RunFigures& figures) {
   } else if (v.client_thread_peak >= kSaturated) {
     saturated.push_back({Source::kClientThread, Verdict::Limit::kClientCpu, v.client_thread_peak});
   }
-  if (v.server_utilization >= kSaturated) {
-    saturated.push_back({Source::kServer, Verdict::Limit::kServerCpu, v.server_utilization});
+  // A serving component held to its quota by the kernel is saturated whatever its measured use reads.
+  const bool server_throttled = serving != nullptr && serving->throttled_share >= kThrottled;
+  if (v.server_utilization >= kSaturated || server_throttled) {
+    saturated.push_back({Source::kServer, Verdict::Limit::kServerCpu, std::max(v.server_utilization, kSaturated)});
   } else if (v.server_thread_peak >= kSaturated) {
     saturated.push_back({Source::kServerThread, Verdict::Limit::kServerCpu, v.server_thread_peak});
   }
@@ -339,8 +341,8 @@ Verdict Judge(const RunFigures& figures) {
   }
   for (size_t i = 0; i < v.components.size(); ++i) {
     const ComponentVerdict& c = v.components[i];
-    if (!c.serving && c.utilization >= kSaturated) {
-      saturated.push_back({Source::kComponent, Verdict::Limit::kComponentCpu, c.utilization, i});
+    if (!c.serving && (c.utilization >= kSaturated || c.throttled_share >= kThrottled)) {
+      saturated.push_back({Source::kComponent, Verdict::Limit::kComponentCpu, std::max(c.utilization, kSaturated), i});
     }
   }
   if (v.machine_utilization >= kSaturated) {

@@ -20,6 +20,8 @@ namespace lather {
 
 // A resource counts as saturated at this share of its capacity or more (cores, link).
 inline constexpr double kSaturated = 0.85;
+// A component throttled by its CPU quota in at least this share of the window's quota periods is saturated.
+inline constexpr double kThrottled = 0.5;
 // An open-loop run that achieved at least this share of its target rate kept up with the offered load.
 inline constexpr double kOnTarget = 0.95;
 
@@ -30,6 +32,10 @@ struct ComponentFigures {
   bool serving = false;             // the component that serves the calls: its sum is the server above
   std::vector<double> cpu_seconds;  // per instance, in the window; < 0 unknown
   std::vector<double> cores;        // per instance, its budget (cgroup quota, else affinity); <= 0 unknown
+  // Per instance, in the window: its cgroup's CPU quota periods and those it was throttled in (stopped for
+  // having used its quota); < 0 or absent: unknown (no quota, or not a process of this machine).
+  std::vector<double> periods;
+  std::vector<double> throttled_periods;
 };
 
 // What a run measured; the input of Judge(). Values that are NaN or inf count as unknown.
@@ -92,6 +98,9 @@ struct ComponentVerdict {
   double min_instance_utilization = -1, max_instance_utilization = -1;  // each instance against its budget
   double cpu_per_call = -1;  // CPU seconds per successful call; -1 unknown
   double ceiling = -1;       // calls/s at full use of its budget; -1 unknown
+  // Of its instances' quota periods in the window, the share in which they were throttled; -1 unknown. At
+  // kThrottled or more it was held to its quota: CPU-bound by it even when its measured use reads lower.
+  double throttled_share = -1;
 };
 
 // What limits the run and what each resource could sustain; the output of Judge(). Every resource figure

@@ -14,6 +14,7 @@
 #include <Poco/JSON/Object.h>
 #include <Poco/JSON/Parser.h>
 
+#include "stress/verdict/verdict.h"
 #include "tests/integration/service_process.h"
 #include "tests/integration/stress_run.h"
 
@@ -112,13 +113,20 @@ TEST_CASE("a node under a quarter-core quota has 0.25 cores and is named when sa
   const auto verdict = report->getObject("verdict");
   const std::string text = verdict->getValue<std::string>("text");
   INFO(text);
-  // Eight connections keep a quarter core busy: the node is the limit, unless the machine's other work
-  // starved it even of its quarter (the verdict then says it cannot tell).
-  if (node_figures->getValue<double>("utilization") >= 0.85) {
-    CHECK(verdict->getValue<std::string>("component") == "the node");
-    CHECK(text.rfind("limit: the node (at ", 0) == 0);
-    CHECK(text.find("of 0.25 core)") != std::string::npos);
-  } else {
-    CHECK(verdict->getValue<std::string>("limit") == "unknown");
+  // Whether the node met its quota is the kernel's word (cpu.stat's throttled periods), not a share of wall
+  // time that a busy machine lowers: eight connections keep a quarter core busy, so on a machine with CPU to
+  // spare the node is throttled in most periods. Then it must be named, with its quota.
+  const double throttled = node_figures->getValue<double>("throttled_share");
+  INFO("throttled in " << throttled * 100 << "% of the quota periods");
+  REQUIRE(throttled >= 0);  // the quota's cgroup was read
+  if (throttled < lather::kThrottled) {
+    // The machine's other work kept the node below its quota: the node was not the limit, and this test
+    // cannot decide what its verdict should have been.
+    WARN("SKIPPED: the node was throttled in only " << throttled * 100
+                                                    << "% of its quota periods: the machine is too busy to saturate it");
+    return;
   }
+  CHECK(verdict->getValue<std::string>("component") == "the node");
+  CHECK(text.rfind("limit: the node (at ", 0) == 0);
+  CHECK(text.find("of 0.25 core, throttled by its quota in ") != std::string::npos);
 }

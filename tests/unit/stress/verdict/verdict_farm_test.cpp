@@ -201,3 +201,37 @@ TEST_CASE("farm verdicts keep their invariants on random figures", "[stress][ver
     CHECK(!v.text.empty());
   }
 }
+
+TEST_CASE("a node its quota throttled in most periods is the limit though its measured use reads lower; "
+          "one that was rarely throttled is not",
+          "[stress][verdict][farm]") {
+  // One node under a quarter core, its CPU read at 70% of it (the window's edges, a busy machine's
+  // accounting), but the kernel stopped it for having used its quota in 90 of 100 periods.
+  RunFigures f = FarmRun(1, 0.7, 0.1, 0.1);
+  f.components[0].periods = {100};
+  f.components[0].throttled_periods = {90};
+  const Verdict held = Judge(f);
+  INFO(held.text);
+  CheckInvariants(held);
+  REQUIRE(held.components[0].throttled_share == Approx(0.9));
+  CHECK(held.limit == Verdict::Limit::kServerCpu);
+  CHECK(held.component == "the node");
+  CHECK(Has(held.text, "limit: the node (at 70% of 0.25 core, throttled by its quota in 90% of its periods)"));
+  // Throttled in 10 of 100 periods: it had CPU to spare, so it is not named for its quota.
+  f.components[0].throttled_periods = {10};
+  const Verdict spare = Judge(f);
+  INFO(spare.text);
+  CHECK(spare.components[0].throttled_share == Approx(0.1));
+  CHECK(spare.limit != Verdict::Limit::kServerCpu);
+  CHECK_FALSE(Has(spare.text, "throttled"));
+  // A balancer throttled by its quota is the limit the same way.
+  RunFigures proxy = FarmRun(2, 0.5, 0.0, 0.1);
+  proxy.components[1].cores = {0.5};
+  proxy.components[1].cpu_seconds = {3.5};  // 70% of half a core
+  proxy.components[1].periods = {100};
+  proxy.components[1].throttled_periods = {80};
+  const Verdict balancer = Judge(proxy);
+  INFO(balancer.text);
+  CHECK(balancer.limit == Verdict::Limit::kComponentCpu);
+  CHECK(balancer.component == "the load balancer");
+}
