@@ -220,6 +220,8 @@ void Connection::Process() {
       case HttpRequestParser::Result::kError:
         return Reject(parser_.error_status(), parser_.error_reason());
       case HttpRequestParser::Result::kComplete: {
+        loop_->BorrowString(&response_.head);  // an idle connection gave its answer buffers back
+        loop_->BorrowString(&response_.body);
         loop_->router().Route(parser_.request(), !loop_->stopping(), SecondsSince(arrival_ns_), &response_);
         if (response_.deferred) {
           if (out_.empty()) return RunDeferred();
@@ -251,6 +253,7 @@ bool Connection::Queue(size_t consumed) {
     Flush(true);
     return false;
   }
+  loop_->BorrowString(&out_);
   out_.append(response_.head).append(response_.body);
   return true;
 }
@@ -450,6 +453,11 @@ void Connection::ReleaseBuffers() {
     response_.body = std::string();
     if (!loop_->pool().Submit([body](SoapEngine&) mutable { FreeBuffer(body.get()); })) FreeBuffer(body.get());
   }
+  // The answer buffers go back to the loop's spares (the next call on any connection takes them): an idle
+  // connection keeps no memory of the answers it wrote.
+  loop_->ReturnString(&response_.head);
+  loop_->ReturnString(&response_.body);
+  if (out_.empty()) loop_->ReturnString(&out_);
 }
 
 void Connection::WriteMore() {

@@ -68,7 +68,8 @@ class Connection : public std::enable_shared_from_this<Connection>, private Dead
   // Writes the pending answers (and response_ too, with `with_response`).
   void Flush(bool with_response);
   void OnWritten(const boost::system::error_code& error, size_t bytes);
-  // Gives back the read buffer (and a large answer's memory) while the connection is idle.
+  // Gives back the read buffer (a large answer's memory freed on the pool) and the answer buffers (to the
+  // loop's spares) while the connection is idle.
   void ReleaseBuffers();
   // Writes the next slice of a large response body.
   void WriteMore();

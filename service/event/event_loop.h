@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 #include <unordered_set>
+#include <vector>
 
 #include "service/dispatch/blocking_pool.h"
 #include "service/dispatch/request_router.h"
@@ -76,6 +77,16 @@ class EventLoop {
   void ArmDeadline(DeadlineLanes::Entry* entry, std::chrono::milliseconds after);
   void DisarmDeadline(DeadlineLanes::Entry* entry);
 
+  // Spare answer buffers. An idle connection gives back the memory of the strings it wrote its last answer in
+  // (ReturnString) and a connection about to answer takes one (BorrowString): idle connections keep no
+  // kilobyte of answers they sent, and no call allocates for them. At most kSpareStrings are kept; past that
+  // a returned string's memory is freed. Strings of more than kMaxSpareBytes are never kept.
+  static constexpr size_t kSpareStrings = 256;
+  static constexpr size_t kMaxSpareBytes = 64 * 1024;
+  void ReturnString(std::string* s);
+  // Gives *s a spare's memory when it has none of its own (*s empty).
+  void BorrowString(std::string* s);
+
   // The most deadlines one turn of the loop expires before other connections' work runs again.
   static constexpr size_t kExpiriesPerTurn = 16;
 
@@ -95,6 +106,7 @@ class EventLoop {
   struct Increments;
   std::unique_ptr<Increments> increments_;
   void HandOverIncrements();
+  std::vector<std::string> spare_strings_;
   LoopMetrics metrics_;
   Operations operations_;
   SoapEngine engine_;

@@ -14,7 +14,9 @@ namespace lather::test {
 RawConnection::RawConnection(int port) {
   fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
   if (fd_ < 0) throw std::runtime_error("socket failed");
-  timeval tv{10, 0};
+  // Long enough for the slowest hostile case (a million attributes through gSOAP) on a machine busy with
+  // other work (scripts/test-busy: at a third of a core it took over 10 s); a hung service still fails its test.
+  timeval tv{60, 0};
   ::setsockopt(fd_, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
   sockaddr_in addr{};
   addr.sin_family = AF_INET;

@@ -202,8 +202,8 @@ TEST_CASE("farm verdicts keep their invariants on random figures", "[stress][ver
   }
 }
 
-TEST_CASE("a node its quota throttled in most periods is the limit though its measured use reads lower; "
-          "one that was rarely throttled is not",
+TEST_CASE("a node its quota throttled in most periods is the limit though its measured use reads lower, "
+          "and one that was rarely throttled is not",
           "[stress][verdict][farm]") {
   // One node under a quarter core, its CPU read at 70% of it (the window's edges, a busy machine's
   // accounting), but the kernel stopped it for having used its quota in 90 of 100 periods.
