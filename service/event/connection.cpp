@@ -220,8 +220,8 @@ void Connection::Process() {
       case HttpRequestParser::Result::kError:
         return Reject(parser_.error_status(), parser_.error_reason());
       case HttpRequestParser::Result::kComplete: {
-        loop_->BorrowString(&response_.head);  // an idle connection gave its answer buffers back
-        loop_->BorrowString(&response_.body);
+        loop_->BorrowString(EventLoop::Spare::kHead, &response_.head);  // idle connections gave theirs back
+        loop_->BorrowString(EventLoop::Spare::kBody, &response_.body);
         loop_->router().Route(parser_.request(), !loop_->stopping(), SecondsSince(arrival_ns_), &response_);
         if (response_.deferred) {
           if (out_.empty()) return RunDeferred();
@@ -253,7 +253,7 @@ bool Connection::Queue(size_t consumed) {
     Flush(true);
     return false;
   }
-  loop_->BorrowString(&out_);
+  loop_->BorrowString(EventLoop::Spare::kOut, &out_);
   out_.append(response_.head).append(response_.body);
   return true;
 }
@@ -455,9 +455,9 @@ void Connection::ReleaseBuffers() {
   }
   // The answer buffers go back to the loop's spares (the next call on any connection takes them): an idle
   // connection keeps no memory of the answers it wrote.
-  loop_->ReturnString(&response_.head);
-  loop_->ReturnString(&response_.body);
-  if (out_.empty()) loop_->ReturnString(&out_);
+  loop_->ReturnString(EventLoop::Spare::kHead, &response_.head);
+  loop_->ReturnString(EventLoop::Spare::kBody, &response_.body);
+  if (out_.empty()) loop_->ReturnString(EventLoop::Spare::kOut, &out_);
 }
 
 void Connection::WriteMore() {

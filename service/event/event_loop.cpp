@@ -26,27 +26,10 @@ EventLoop::EventLoop(const ServerOptions& options, BlockingPool* pool)
   router_.set_max_decoded_bytes(options.http.max_body_bytes);
   router_.set_fault_injection(options.fault_injection);
   last_tick_ns_.store(MonotonicNanos(), std::memory_order_relaxed);
-  spare_strings_.reserve(kSpareStrings);  // returning a string never allocates
+  for (auto& spares : spare_strings_) spares.reserve(kSpareStrings);  // returning a string never allocates
 }
 
 EventLoop::~EventLoop() = default;
-
-void EventLoop::ReturnString(std::string* s) {
-  static const size_t kInline = std::string().capacity();  // a string's own room, no heap memory
-  if (s->capacity() <= kInline) return;
-  if (spare_strings_.size() < kSpareStrings && s->capacity() <= kMaxSpareBytes) {
-    s->clear();
-    spare_strings_.push_back(std::move(*s));
-  }
-  std::string().swap(*s);  // moved out (or too many spares, or too large): *s holds no memory now
-}
-
-void EventLoop::BorrowString(std::string* s) {
-  static const size_t kInline = std::string().capacity();
-  if (!s->empty() || s->capacity() > kInline || spare_strings_.empty()) return;
-  s->swap(spare_strings_.back());
-  spare_strings_.pop_back();
-}
 
 void EventLoop::Tick() {
   last_tick_ns_.store(MonotonicNanos(), std::memory_order_relaxed);

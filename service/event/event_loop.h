@@ -7,6 +7,7 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/steady_timer.hpp>
 
+#include <array>
 #include <atomic>
 #include <memory>
 #include <optional>
@@ -79,13 +80,32 @@ class EventLoop {
 
   // Spare answer buffers. An idle connection gives back the memory of the strings it wrote its last answer in
   // (ReturnString) and a connection about to answer takes one (BorrowString): idle connections keep no
-  // kilobyte of answers they sent, and no call allocates for them. At most kSpareStrings are kept; past that
-  // a returned string's memory is freed. Strings of more than kMaxSpareBytes are never kept.
+  // kilobyte of answers they sent, and no call allocates for them. One pool per kind of string, so that a
+  // response body gets a body's room back, not a head's (a smaller one would be grown again). At most
+  // kSpareStrings of a kind are kept; past that a returned string's memory is freed. Strings of more than
+  // kMaxSpareBytes are never kept.
+  enum class Spare { kHead, kBody, kOut };
   static constexpr size_t kSpareStrings = 256;
   static constexpr size_t kMaxSpareBytes = 64 * 1024;
-  void ReturnString(std::string* s);
-  // Gives *s a spare's memory when it has none of its own (*s empty).
-  void BorrowString(std::string* s);
+  static constexpr size_t kInlineCapacity = 15;  // libstdc++'s room inside a std::string: no heap memory
+  void ReturnString(Spare kind, std::string* s) {
+    if (s->capacity() <= kInlineCapacity) return;
+    std::vector<std::string>& spares = spare_strings_[static_cast<size_t>(kind)];
+    s->clear();
+    if (spares.size() < kSpareStrings && s->capacity() <= kMaxSpareBytes) {
+      spares.push_back(std::move(*s));  // the heap memory moves; *s is left empty, in its own room
+      s->clear();
+    } else {
+      std::string().swap(*s);  // too many spares, or too large: freed
+    }
+  }
+  // Gives *s a spare's memory when it has none of its own.
+  void BorrowString(Spare kind, std::string* s) {
+    std::vector<std::string>& spares = spare_strings_[static_cast<size_t>(kind)];
+    if (s->capacity() > kInlineCapacity || spares.empty()) return;
+    *s = std::move(spares.back());
+    spares.pop_back();
+  }
 
   // The most deadlines one turn of the loop expires before other connections' work runs again.
   static constexpr size_t kExpiriesPerTurn = 16;
@@ -106,7 +126,7 @@ class EventLoop {
   struct Increments;
   std::unique_ptr<Increments> increments_;
   void HandOverIncrements();
-  std::vector<std::string> spare_strings_;
+  std::array<std::vector<std::string>, 3> spare_strings_;  // by Spare
   LoopMetrics metrics_;
   Operations operations_;
   SoapEngine engine_;
