@@ -34,7 +34,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import servers  # noqa: E402
 from checks import Checks, number_is, text_of  # noqa: E402
 
-WHOLE_TEST_TIMEOUT_S = 115  # CTest gives 120
+WHOLE_TEST_TIMEOUT_S = 355  # CTest gives 360 (a busy machine compiles the gSOAP peer slowly, see servers.py)
 
 
 def php_shop(c):
