@@ -12,6 +12,7 @@
 #include <cerrno>
 #include <chrono>
 #include <optional>
+#include <utility>
 
 #include "common/clock.h"
 #include "common/log.h"
@@ -38,7 +39,7 @@ constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
 }  // namespace
 
 Connection::Connection(EventLoop* loop, boost::asio::ip::tcp::socket socket)
-    : loop_(loop), socket_(std::move(socket)), parser_(loop->options().http) {}
+    : loop_(loop), socket_(loop->io(), std::move(socket)), parser_(loop->options().http) {}
 
 void Connection::Start() {
   boost::system::error_code ignored;
@@ -138,12 +139,63 @@ void Connection::OnDeadline() {
 void Connection::Read() {
   wake_cpu_ns_ = 0;  // the wake-up ends here without a write: nothing to time
   if (tls_) return ReadTls();
-  // Wait for readability without a buffer: an idle keep-alive connection holds no read buffer.
+  if (phase_ != Phase::kLingering && discard_left_ == 0) {
+    // The ordinary wait: no buffer held while idle, no epoll re-arm (see EdgeSocket).
+    socket_.StartRead(this, shared_from_this());
+    return;
+  }
+  // Lingering, or dropping a refused body: their own reads take what comes; wait for readability.
   socket_.async_wait(boost::asio::ip::tcp::socket::wait_read,
                      [self = shared_from_this()](const boost::system::error_code& error) {
                        self->BeginWake();
                        self->OnReadable(error);
                      });
+}
+
+EdgeSocket::ReadResult Connection::ReadReady() {
+  read_outcome_ = ReadOutcome::kNotRead;
+  // What is not an ordinary read is left to OnReadable (from ReadDone), as after a wait.
+  if (phase_ == Phase::kClosed || phase_ == Phase::kLingering || discard_left_ > 0) return EdgeSocket::ReadResult::kDone;
+  BeginWake();
+  size_t asked = 0;
+  ssize_t n;
+  do {
+    n = ReceiveNow(&asked);
+  } while (n < 0 && errno == EINTR);
+  if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+    if (in_.empty()) in_.Release();  // a read tried before an edge came: an idle connection holds no buffer
+    if (out_.empty()) return EdgeSocket::ReadResult::kWouldBlock;
+    read_outcome_ = ReadOutcome::kNothingButAnswers;  // refusals answered on their heads go out first
+    return EdgeSocket::ReadResult::kDone;
+  }
+  if (n <= 0) {
+    read_outcome_ = ReadOutcome::kEnd;  // EOF or reset: the client is gone
+    return EdgeSocket::ReadResult::kDone;
+  }
+  const size_t bytes = static_cast<size_t>(n);
+  const bool drained = bytes < asked;  // it took less than it asked for: the socket is empty
+  in_.Commit(bytes);
+  loop_->metrics().AddBytesReceived(bytes);
+  read_outcome_ = ReadOutcome::kData;
+  return drained ? EdgeSocket::ReadResult::kDrained : EdgeSocket::ReadResult::kDone;
+}
+
+void Connection::ReadDone(const boost::system::error_code& error) {
+  const ReadOutcome outcome = std::exchange(read_outcome_, ReadOutcome::kNotRead);
+  if (phase_ == Phase::kClosed) return;
+  if (error) return Close();
+  switch (outcome) {
+    case ReadOutcome::kNotRead:
+      return OnReadable(error);
+    case ReadOutcome::kNothingButAnswers:
+      return out_.empty() ? Read() : Flush(false);
+    case ReadOutcome::kEnd:
+      // A half-sent request is simply dropped (no side effect).
+      return Close();
+    case ReadOutcome::kData:
+      if (phase_ == Phase::kLingering) return Drain();
+      return Process();
+  }
 }
 
 void Connection::BeginWake() {
@@ -155,11 +207,7 @@ void Connection::BeginWake() {
   }
 }
 
-void Connection::OnReadable(const boost::system::error_code& error) {
-  if (phase_ == Phase::kClosed) return;
-  if (error) return Close();
-  if (phase_ == Phase::kLingering) return Drain();
-  if (discard_left_ > 0) return DiscardBody();
+ssize_t Connection::ReceiveNow(size_t* asked) {
   // A large body announced by Content-Length gets its whole buffer at once (growing by doubling would
   // copy it again and again on the loop), and one wake-up reads at most kMaxReadPerWake of it, so that
   // a 30 MB upload shares the loop with the quick calls of other connections.
@@ -170,7 +218,17 @@ void Connection::OnReadable(const boost::system::error_code& error) {
   // on its head its body is dropped in the kernel (DiscardBody) instead of being copied out; if it is served,
   // the next read takes the rest.
   const size_t length = std::min(in_.space(), in_.empty() && loop_->router().shedding() ? kHeadProbe : kMaxReadPerWake);
-  const ssize_t n = tls_ ? ReceiveTls(room, length) : ReceiveStamped(socket_.native_handle(), room, length, &arrival_ns_);
+  *asked = length;
+  return tls_ ? ReceiveTls(room, length) : ReceiveStamped(socket_.native_handle(), room, length, &arrival_ns_);
+}
+
+void Connection::OnReadable(const boost::system::error_code& error) {
+  if (phase_ == Phase::kClosed) return;
+  if (error) return Close();
+  if (phase_ == Phase::kLingering) return Drain();
+  if (discard_left_ > 0) return DiscardBody();
+  size_t asked = 0;
+  const ssize_t n = ReceiveNow(&asked);
   if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) {
     if (!out_.empty()) return Flush(false);  // refusals answered on their heads, before waiting for more
     return Read();

@@ -16,6 +16,7 @@
 #include "common/tls.h"
 #include "service/dispatch/request_router.h"
 #include "service/event/deadline_lanes.h"
+#include "service/event/edge_socket.h"
 #include "service/store/group_commit.h"
 #include "service/http/http_request_parser.h"
 #include "service/http/read_buffer.h"
@@ -24,7 +25,9 @@ namespace lather {
 
 class EventLoop;
 
-class Connection : public std::enable_shared_from_this<Connection>, private DeadlineLanes::Entry {
+class Connection : public std::enable_shared_from_this<Connection>,
+                   private DeadlineLanes::Entry,
+                   private EdgeSocket::Reader {
  public:
   Connection(EventLoop* loop, boost::asio::ip::tcp::socket socket);
 
@@ -55,7 +58,18 @@ class Connection : public std::enable_shared_from_this<Connection>, private Dead
   enum class Phase { kHandshake, kIdle, kHead, kBody, kPool, kWriting, kLingering, kClosed };
 
   void Read();
+  // The socket is readable (or a wait for it failed): reads what is there and goes on.
   void OnReadable(const boost::system::error_code& error);
+  // EdgeSocket::Reader, for a plain connection's reads: ReadReady reads on the reactor's turn (no wait
+  // re-armed), ReadDone goes on with what it read (or with OnReadable when it read nothing).
+  EdgeSocket::ReadResult ReadReady() override;
+  void ReadDone(const boost::system::error_code& error) override;
+  // recv() of what is there into in_ (the room OnReadable's rules give; *asked: how much it asked for);
+  // recv()'s result.
+  ssize_t ReceiveNow(size_t* asked);
+  // What ReadReady did, for ReadDone.
+  enum class ReadOutcome { kNotRead, kData, kNothingButAnswers, kEnd };
+  ReadOutcome read_outcome_ = ReadOutcome::kNotRead;
   void Process();
   // Adds response_ to the pending answers and consumes its request (`consumed` bytes of in_); false when it
   // started the write itself (a large body is written from where it is; a closing answer ends the batch).
@@ -112,7 +126,7 @@ class Connection : public std::enable_shared_from_this<Connection>, private Dead
   void ReleaseTlsBuffers();
 
   EventLoop* loop_;
-  boost::asio::ip::tcp::socket socket_;
+  EdgeSocket socket_;
   ReadBuffer in_;             // unconsumed bytes; starts at the current request
   int64_t arrival_ns_ = 0;    // kernel receive stamp of the newest bytes read (CLOCK_REALTIME)
   uint64_t discard_left_ = 0;  // bytes of a request refused on its head still to drop from the socket
