@@ -112,7 +112,10 @@ pg_pids=$(cat /sys/fs/cgroup/*/lather-cluster/postgres/cgroup.procs /sys/fs/cgro
 alive() { [[ -e /proc/$1/stat ]] && [[ $(awk '{print $3}' "/proc/$1/stat" 2>/dev/null) != Z ]]; }
 for _ in $(seq 30); do
   left=""
-  for p in $pids $pg_pids; do alive "$p" && left+=" $p($(tr '\0' ' ' <"/proc/$p/cmdline" | cut -c1-60))"; done
+  # A process may end between alive and the read of its cmdline: that read failing is not a failure here.
+  for p in $pids $pg_pids; do
+    alive "$p" && left+=" $p($( (tr '\0' ' ' <"/proc/$p/cmdline") 2>/dev/null | cut -c1-60 || true))"
+  done
   [[ -z $left ]] && break
   sleep 0.1
 done
