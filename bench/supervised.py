@@ -106,7 +106,7 @@ def pin(cpu):
 class Supervisor:
     """A lather-service --workers N started here; its stderr lines kept as (monotonic time, text)."""
 
-    def __init__(self, binary, folder, workers, extra=(), cpu=None, threads=1, store=None, name="service"):
+    def __init__(self, binary, folder, workers, extra=(), cpu=None, threads=1, store=None, name="service", env=None):
         self.folder = folder
         self.port_file = os.path.join(folder, f"{name}.port")
         self.pid_file = os.path.join(folder, f"{name}.pid")
@@ -119,7 +119,7 @@ class Supervisor:
                           "127.0.0.1:0", "--store", store] + list(extra)
         self.command = cmd
         # No core files from the workers these benches crash on purpose (SIGSEGV).
-        self.process = popen(cmd, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+        self.process = popen(cmd, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, env=env,
                              preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_CORE, (0, 0)))
         self.pid = self.process.pid  # taskset execs the service: the same PID
         self._log = open(self.log_path, "w")
