@@ -5,7 +5,8 @@
 
 namespace lather {
 
-void KnownAnswer::Learn(const char* body, size_t size, size_t number_at, size_t number_size, size_t payload_bytes) {
+void KnownAnswer::Learn(const char* body, size_t size, size_t number_at, size_t number_size,
+                        size_t payload_bytes) {
   if (!WouldLearn(size)) return;
   ++learns_without_match_;
   has_number_ = number_at < size && number_size <= size - number_at && payload_bytes >= number_size;
@@ -30,7 +31,8 @@ bool KnownAnswer::Matches(const char* body, size_t size, int64_t number, size_t*
     return true;
   }
   char digits[24];
-  const size_t digits_size = static_cast<size_t>(std::to_chars(digits, digits + sizeof digits, number).ptr - digits);
+  const size_t digits_size =
+      static_cast<size_t>(std::to_chars(digits, digits + sizeof digits, number).ptr - digits);
   if (size != before_.size() + digits_size + after_.size()) return false;
   if (std::memcmp(body + before_.size(), digits, digits_size) != 0 ||
       std::memcmp(body, before_.data(), before_.size()) != 0 ||

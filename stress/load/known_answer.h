@@ -34,14 +34,16 @@ class KnownAnswer {
   bool Matches(const char* body, size_t size, int64_t number, size_t* payload_bytes);
 
   // Whether a body of `size` bytes would be learned (not too large, learning not stopped).
-  bool WouldLearn(size_t size) const { return size <= kMaxBytes && learns_without_match_ < kMaxLearnsWithoutMatch; }
+  bool WouldLearn(size_t size) const {
+    return size <= kMaxBytes && learns_without_match_ < kMaxLearnsWithoutMatch;
+  }
 
  private:
   bool known_ = false;
-  bool has_number_ = false;     // the digits between before_ and after_ vary with the call
+  bool has_number_ = false;       // the digits between before_ and after_ vary with the call
   int learns_without_match_ = 0;  // answers learned or found unusable since the last match
-  std::string before_, after_;  // the whole body is before_ when !has_number_
-  size_t other_payload_ = 0;    // payload bytes besides the varying digits
+  std::string before_, after_;    // the whole body is before_ when !has_number_
+  size_t other_payload_ = 0;      // payload bytes besides the varying digits
 };
 
 }  // namespace lather

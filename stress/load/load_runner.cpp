@@ -169,7 +169,8 @@ int Worker::Wait(epoll_event* events, int max, uint64_t wait_ns) {
     if (n >= 0 || errno != ENOSYS) return n;
     no_pwait2_ = true;
   }
-  return epoll_wait(epoll_, events, max, static_cast<int>(std::min<uint64_t>((wait_ns + 999999) / 1000000, 1000)));
+  return epoll_wait(epoll_, events, max,
+                    static_cast<int>(std::min<uint64_t>((wait_ns + 999999) / 1000000, 1000)));
 }
 
 void Worker::SetWriting(Connection& c, bool writing) {

@@ -94,10 +94,12 @@ char* Copy(char* to, const char* from, size_t size) {
 
 void RequestTemplate::Render(uint64_t n, std::string* out, size_t* head_bytes, size_t* body_bytes) const {
   char digits[24];
-  const size_t digits_size = static_cast<size_t>(std::to_chars(digits, digits + sizeof digits, n).ptr - digits);
+  const size_t digits_size =
+      static_cast<size_t>(std::to_chars(digits, digits + sizeof digits, n).ptr - digits);
   const size_t body_size = any_random_ ? BodySize(n) : literal_bytes_ + placeholder_count() * digits_size;
   char length[24];
-  const size_t length_size = static_cast<size_t>(std::to_chars(length, length + sizeof length, body_size).ptr - length);
+  const size_t length_size =
+      static_cast<size_t>(std::to_chars(length, length + sizeof length, body_size).ptr - length);
   const size_t head_size = head_.size() + length_size + 4;
   // One resize, then plain copies: an append per segment checked the capacity and called out each time.
   const size_t start = out->size();

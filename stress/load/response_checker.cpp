@@ -112,8 +112,10 @@ CallOutcome ResponseChecker::Check(int status, char* body, size_t size, uint64_t
   // What the full check concludes depends on the status, the bytes and (Increment) n + 1 alone; an XPath
   // may depend on n in any way, so its answers are always parsed.
   const bool reusable = status == 200 && !validate && expectation_.kind != Expectation::Kind::kXPath;
-  if (reusable && known_.Matches(body, size, static_cast<int64_t>(n) + 1, payload_bytes)) return CallOutcome::kOk;
-  return FullCheck(status, body, size, n, validate, reusable && known_.WouldLearn(size), payload_bytes, detail);
+  const int64_t expected = static_cast<int64_t>(n) + 1;  // what kPlusOne's digits must say
+  if (reusable && known_.Matches(body, size, expected, payload_bytes)) return CallOutcome::kOk;
+  return FullCheck(status, body, size, n, validate, reusable && known_.WouldLearn(size), payload_bytes,
+                   detail);
 }
 
 void ResponseChecker::LearnAnswer(const char* body, const pugi::xml_node& result, int64_t expected,
@@ -125,9 +127,11 @@ void ResponseChecker::LearnAnswer(const char* body, const pugi::xml_node& result
   // expected value's digits (not " 42", "042" or an entity), so that another call's digits there parse
   // to that call's value.
   char digits[24];
-  const size_t digits_size = static_cast<size_t>(std::to_chars(digits, digits + sizeof digits, expected).ptr - digits);
+  const size_t digits_size =
+      static_cast<size_t>(std::to_chars(digits, digits + sizeof digits, expected).ptr - digits);
   const char* text = result.text().get();
-  if (text < body || text >= body + raw_.size()) return known_.Unusable();  // not in place (a converted encoding)
+  // Not in place: the document was converted from another encoding.
+  if (text < body || text >= body + raw_.size()) return known_.Unusable();
   const size_t at = static_cast<size_t>(text - body);
   if (std::strlen(text) != digits_size || raw_.compare(at, digits_size, digits, digits_size) != 0 ||
       at + digits_size >= raw_.size() || raw_[at + digits_size] != '<') {
@@ -136,8 +140,8 @@ void ResponseChecker::LearnAnswer(const char* body, const pugi::xml_node& result
   known_.Learn(raw_.data(), raw_.size(), at, digits_size, payload_bytes);
 }
 
-CallOutcome ResponseChecker::FullCheck(int status, char* body, size_t size, uint64_t n, bool validate, bool learn,
-                                       size_t* payload_bytes, std::string* detail) {
+CallOutcome ResponseChecker::FullCheck(int status, char* body, size_t size, uint64_t n, bool validate,
+                                       bool learn, size_t* payload_bytes, std::string* detail) {
   const int64_t copy_start = validate ? MonotonicNanos() : 0;
   // The parse below is in place: the validator, and the known answer, read this copy.
   if (validate || learn) raw_.assign(body, size);

@@ -19,7 +19,8 @@ namespace {
 
 std::string Envelope(const std::string& content) {
   return "<?xml version=\"1.0\"?><S:Envelope xmlns:S=\"http://schemas.xmlsoap.org/soap/envelope/\" "
-         "xmlns:l=\"urn:lather:v1\"><S:Body>" + content + "</S:Body></S:Envelope>";
+         "xmlns:l=\"urn:lather:v1\"><S:Body>" +
+         content + "</S:Body></S:Envelope>";
 }
 
 std::string Answer(const std::string& result) {

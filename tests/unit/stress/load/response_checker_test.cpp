@@ -144,7 +144,8 @@ TEST_CASE("the response reader finds the head's end, Connection and a bad length
   lather::HttpResponseReader reader;
   lather::HttpResponseView view;
   std::string partial = "HTTP/1.1 200 OK\r\nContent-Length: 1x\r\nServer: s";
-  CHECK(reader.Read(partial.data(), partial.size(), false, &view) == Result::kNeedMore);  // judged once complete
+  // The bad length is judged once the head is complete.
+  CHECK(reader.Read(partial.data(), partial.size(), false, &view) == Result::kNeedMore);
   partial += "\r\n\r\nbody";
   CHECK(reader.Read(partial.data(), partial.size(), false, &view) == Result::kError);
   std::string twice = "HTTP/1.1 200 OK\r\nContent-Length: x\r\nContent-Length: 2\r\n\r\nok";
@@ -153,7 +154,8 @@ TEST_CASE("the response reader finds the head's end, Connection and a bad length
   std::string http10 = "HTTP/1.0 200 OK\r\nConnection: Keep-Alive\r\nContent-Length: 2\r\n\r\nok";
   REQUIRE(reader.Read(http10.data(), http10.size(), false, &view) == Result::kComplete);
   CHECK_FALSE(view.close);
-  std::string last_wins = "HTTP/1.1 200 OK\r\nConnection: keep-alive\r\nConnection: close\r\nContent-Length: 0\r\n\r\n";
+  std::string last_wins =
+      "HTTP/1.1 200 OK\r\nConnection: keep-alive\r\nConnection: close\r\nContent-Length: 0\r\n\r\n";
   REQUIRE(reader.Read(last_wins.data(), last_wins.size(), false, &view) == Result::kComplete);
   CHECK(view.close);
   CHECK(view.total_bytes == last_wins.size());
