@@ -40,38 +40,60 @@ bool ContainsIgnoreCase(std::string_view text, std::string_view word) {
 HttpResponseReader::Result HttpResponseReader::Read(char* buffer, size_t size, bool eof,
                                                     HttpResponseView* response) {
   const std::string_view data(buffer, size);
-  const size_t head_end = data.find("\r\n\r\n");
+  // One pass over the head's lines (split at each CRLF): the head ends at the first empty line after
+  // the first CRLF (where "\r\n\r\n" first occurs). Headers are read on the way and judged only once
+  // the head is complete, so an incomplete head is kNeedMore whatever it holds so far.
+  size_t head_end = std::string_view::npos;
+  bool has_length = false, chunked = false, bad_length = false;
+  int connection_close = -1;  // what the last Connection header said (1 close, 0 keep-alive), -1 none
+  size_t length = 0;
+  size_t pos = 0;
+  for (bool first = true;; first = false) {
+    size_t eol = pos;
+    for (;;) {
+      const void* cr = std::memchr(buffer + eol, '\r', size - eol);
+      if (cr == nullptr) {
+        eol = std::string_view::npos;
+        break;
+      }
+      eol = static_cast<size_t>(static_cast<const char*>(cr) - buffer);
+      if (eol + 1 < size && buffer[eol + 1] == '\n') break;
+      ++eol;
+    }
+    if (eol == std::string_view::npos) break;
+    if (eol == pos && pos >= 2) {
+      head_end = pos - 2;
+      break;
+    }
+    if (!first) {
+      const std::string_view line = data.substr(pos, eol - pos);
+      if (HeaderIs(line, "content-length")) {
+        has_length = true;
+        length = 0;
+        for (char c : Value(line)) {
+          if (c < '0' || c > '9') bad_length = true;
+          length = length * 10 + static_cast<size_t>(c - '0');
+        }
+      } else if (HeaderIs(line, "transfer-encoding")) {
+        chunked = ContainsIgnoreCase(Value(line), "chunked");
+      } else if (HeaderIs(line, "connection")) {
+        const std::string_view v = Value(line);
+        if (ContainsIgnoreCase(v, "close")) connection_close = 1;
+        if (ContainsIgnoreCase(v, "keep-alive")) connection_close = 0;
+      }
+    }
+    pos = eol + 2;
+  }
   if (head_end == std::string_view::npos) {
     return size > 64 * 1024 || (eof && size > 0) ? Result::kError : Result::kNeedMore;
   }
   if (data.substr(0, 5) != "HTTP/" || head_end < 12) return Result::kError;
+  if (bad_length) return Result::kError;
   HttpResponseView r;
   r.status = (data[9] - '0') * 100 + (data[10] - '0') * 10 + (data[11] - '0');
   r.head_bytes = head_end + 4;
   const bool http10 = data.substr(0, 8) == "HTTP/1.0";
-  r.close = http10;
-  bool has_length = false, chunked = false;
-  size_t length = 0;
-  size_t pos = data.find("\r\n") + 2;
-  while (pos < head_end) {
-    const size_t eol = data.find("\r\n", pos);
-    const std::string_view line = data.substr(pos, eol - pos);
-    if (HeaderIs(line, "content-length")) {
-      has_length = true;
-      length = 0;
-      for (char c : Value(line)) {
-        if (c < '0' || c > '9') return Result::kError;
-        length = length * 10 + static_cast<size_t>(c - '0');
-      }
-    } else if (HeaderIs(line, "transfer-encoding")) {
-      chunked = ContainsIgnoreCase(Value(line), "chunked");
-    } else if (HeaderIs(line, "connection")) {
-      const std::string_view v = Value(line);
-      if (ContainsIgnoreCase(v, "close")) r.close = true;
-      if (ContainsIgnoreCase(v, "keep-alive")) r.close = false;
-    }
-    pos = eol + 2;
-  }
+  r.close = connection_close < 0 ? http10 : connection_close == 1;
   const bool no_body = r.status == 204 || r.status == 304 || (r.status >= 100 && r.status < 200);
   if (no_body) {
     r.total_bytes = r.head_bytes;

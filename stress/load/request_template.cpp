@@ -83,26 +83,41 @@ size_t RequestTemplate::BodySize(uint64_t n) const {
   return size;
 }
 
+namespace {
+
+char* Copy(char* to, const char* from, size_t size) {
+  std::memcpy(to, from, size);
+  return to + size;
+}
+
+}  // namespace
+
 void RequestTemplate::Render(uint64_t n, std::string* out, size_t* head_bytes, size_t* body_bytes) const {
   char digits[24];
-  const auto number = std::to_chars(digits, digits + sizeof digits, n);
-  const size_t body_size = BodySize(n);
+  const size_t digits_size =
+      static_cast<size_t>(std::to_chars(digits, digits + sizeof digits, n).ptr - digits);
+  const size_t body_size = any_random_ ? BodySize(n) : literal_bytes_ + placeholder_count() * digits_size;
   char length[24];
-  const auto length_end = std::to_chars(length, length + sizeof length, body_size);
+  const size_t length_size =
+      static_cast<size_t>(std::to_chars(length, length + sizeof length, body_size).ptr - length);
+  const size_t head_size = head_.size() + length_size + 4;
+  // One resize, then plain copies: an append per segment checked the capacity and called out each time.
   const size_t start = out->size();
-  out->append(head_);
-  out->append(length, length_end.ptr);
-  out->append("\r\n\r\n");
-  *head_bytes = out->size() - start;
+  out->resize(start + head_size + body_size);
+  char* p = out->data() + start;
+  p = Copy(p, head_.data(), head_.size());
+  p = Copy(p, length, length_size);
+  p = Copy(p, "\r\n\r\n", 4);
   for (size_t i = 0; i < body_literals_.size(); ++i) {
     if (i > 0 && !slots_[i - 1].random) {
-      out->append(digits, number.ptr);
+      p = Copy(p, digits, digits_size);
     } else if (i > 0) {
       char value[24];
-      out->append(value, SlotText(i - 1, n, value));
+      p = Copy(p, value, static_cast<size_t>(SlotText(i - 1, n, value) - value));
     }
-    out->append(body_literals_[i]);
+    p = Copy(p, body_literals_[i].data(), body_literals_[i].size());
   }
+  *head_bytes = head_size;
   *body_bytes = body_size;
 }
 

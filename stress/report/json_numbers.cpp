@@ -8,7 +8,7 @@
 namespace lather {
 namespace {
 
-// True (and `var` set to null) when `var` is a non-finite float; recurses into containers.
+// True (and `var` set to null, in place) when `var` is a non-finite float; recurses into containers.
 bool Fix(Poco::Dynamic::Var& var) {
   if (var.type() == typeid(double) || var.type() == typeid(float)) {
     const double value = var.convert<double>();
@@ -34,28 +34,15 @@ bool Fix(Poco::Dynamic::Var& var) {
 
 }  // namespace
 
+// Both walk the values where they are held: a copy of each nested container held by value, and a set()
+// putting it back, cost more than the rest of writing a report with its per-second histograms.
 void NullNonFinite(Poco::JSON::Object& object) {
-  std::vector<std::string> names;
-  object.getNames(names);
-  for (const std::string& name : names) {
-    Poco::Dynamic::Var value = object.get(name);
-    if (Fix(value)) {
-      object.set(name, Poco::Dynamic::Var());
-    } else if (value.type() == typeid(Poco::JSON::Object) || value.type() == typeid(Poco::JSON::Array)) {
-      object.set(name, value);  // a container held by value was fixed in a copy: put it back
-    }
-  }
+  for (auto& entry : object) Fix(entry.second);
 }
 
 void NullNonFinite(Poco::JSON::Array& array) {
-  for (unsigned i = 0; i < array.size(); ++i) {
-    Poco::Dynamic::Var value = array.get(i);
-    if (Fix(value)) {
-      array.set(i, Poco::Dynamic::Var());
-    } else if (value.type() == typeid(Poco::JSON::Object) || value.type() == typeid(Poco::JSON::Array)) {
-      array.set(i, value);
-    }
-  }
+  // Array offers no mutable iterator; its elements are not const objects.
+  for (auto it = array.begin(); it != array.end(); ++it) Fix(const_cast<Poco::Dynamic::Var&>(*it));
 }
 
 std::string JsonText(Poco::JSON::Object* root) {

@@ -138,6 +138,42 @@ TEST_CASE("the response reader frames Content-Length, chunked and close-delimite
   CHECK(reader.Read(garbage.data(), garbage.size(), false, &view) == lather::HttpResponseReader::Result::kError);
 }
 
+TEST_CASE("the response reader finds the head's end, Connection and a bad length as it always did",
+          "[stress][http]") {
+  using Result = lather::HttpResponseReader::Result;
+  lather::HttpResponseReader reader;
+  lather::HttpResponseView view;
+  std::string partial = "HTTP/1.1 200 OK\r\nContent-Length: 1x\r\nServer: s";
+  // The bad length is judged once the head is complete.
+  CHECK(reader.Read(partial.data(), partial.size(), false, &view) == Result::kNeedMore);
+  partial += "\r\n\r\nbody";
+  CHECK(reader.Read(partial.data(), partial.size(), false, &view) == Result::kError);
+  std::string twice = "HTTP/1.1 200 OK\r\nContent-Length: x\r\nContent-Length: 2\r\n\r\nok";
+  CHECK(reader.Read(twice.data(), twice.size(), false, &view) == Result::kError);
+
+  std::string http10 = "HTTP/1.0 200 OK\r\nConnection: Keep-Alive\r\nContent-Length: 2\r\n\r\nok";
+  REQUIRE(reader.Read(http10.data(), http10.size(), false, &view) == Result::kComplete);
+  CHECK_FALSE(view.close);
+  std::string last_wins =
+      "HTTP/1.1 200 OK\r\nConnection: keep-alive\r\nConnection: close\r\nContent-Length: 0\r\n\r\n";
+  REQUIRE(reader.Read(last_wins.data(), last_wins.size(), false, &view) == Result::kComplete);
+  CHECK(view.close);
+  CHECK(view.total_bytes == last_wins.size());
+
+  // A lone CR is part of a line; the head ends at the first CRLF CRLF.
+  std::string lone_cr = "HTTP/1.1 204 No\rContent\r\nX: a\r\r\n\r\nnext";
+  REQUIRE(reader.Read(lone_cr.data(), lone_cr.size(), false, &view) == Result::kComplete);
+  CHECK(view.status == 204);
+  CHECK(view.head_bytes == lone_cr.size() - 4);
+  std::string bare = "HTTP/1.1 200 OK\r\n\r\n";
+  CHECK(reader.Read(bare.data(), bare.size(), false, &view) == Result::kNeedMore);  // close-delimited body
+  REQUIRE(reader.Read(bare.data(), bare.size(), true, &view) == Result::kComplete);
+  CHECK(view.head_bytes == bare.size());
+  std::string empty_first = "\r\n\r\nHTTP/1.1 200 OK\r\n\r\n";
+  CHECK(reader.Read(empty_first.data(), empty_first.size(), false, &view) == Result::kError);
+  CHECK(reader.Read(empty_first.data(), 2, false, &view) == Result::kNeedMore);
+}
+
 TEST_CASE("durations and bit rates parse in the units people type", "[stress][units]") {
   double v = 0;
   REQUIRE(lather::ParseDuration("10s", &v).ok());
