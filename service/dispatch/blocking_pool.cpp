@@ -18,6 +18,8 @@
 namespace lather {
 namespace {
 constexpr int kPoolNice = 10;  // Linux: per-thread nice value of the pool's threads
+// A job younger than this is not checked for having been starved (LongestJobNanos reads /proc then).
+constexpr int64_t kStallCheckAfterNanos = 1'000'000'000;
 constexpr size_t kPoolStack = size_t{8} << 20;  // per pool thread (the usual default), more if --max-depth needs it
 }  // namespace
 
@@ -121,6 +123,7 @@ void BlockingPool::Run(Worker* worker) {
   if (setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), kPoolNice) != 0) {
     LogLine("blocking pool: cannot lower the thread priority");
   }
+  worker->run_queue_wait.OpenForThisThread();  // without schedstat a starved job counts as a stall, as before
   for (;;) {
     Job job;
     {
@@ -130,7 +133,8 @@ void BlockingPool::Run(Worker* worker) {
       job = std::move(queue_.front());
       queue_.pop_front();
     }
-    worker->busy_since_ns.store(MonotonicNanos(), std::memory_order_relaxed);
+    worker->waited_at_start_ns.store(worker->run_queue_wait.ReadNanos(), std::memory_order_relaxed);
+    worker->busy_since_ns.store(MonotonicNanos(), std::memory_order_release);
     try {
       job(*worker->engine);
     } catch (const std::exception& e) {
@@ -146,8 +150,16 @@ int64_t BlockingPool::LongestJobNanos() const {
   const int64_t now = MonotonicNanos();
   int64_t longest = 0;
   for (const auto& worker : workers_) {
-    const int64_t since = worker->busy_since_ns.load(std::memory_order_relaxed);
-    if (since > 0 && now - since > longest) longest = now - since;
+    const int64_t since = worker->busy_since_ns.load(std::memory_order_acquire);
+    if (since <= 0) continue;
+    int64_t stuck = now - since;
+    // Reading the wait is a system call: only for a job that has run long enough to matter.
+    if (stuck > kStallCheckAfterNanos) {
+      const int64_t waited =
+          worker->run_queue_wait.ReadNanos() - worker->waited_at_start_ns.load(std::memory_order_relaxed);
+      if (waited > 0) stuck -= waited;
+    }
+    longest = std::max(longest, stuck);
   }
   return longest;
 }

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "common/status.h"
+#include "service/dispatch/run_queue_wait.h"
 #include "service/dispatch/server_options.h"
 #include "service/soap/soap_engine.h"
 #include "service/store/group_commit.h"
@@ -69,8 +70,9 @@ class BlockingPool {
   // Jobs waiting for a worker now.
   size_t queued();
 
-  // How long the longest-running job has run so far, in nanoseconds (0 when every worker is idle): a
-  // supervisor's hang check. Thread-safe, lock-free.
+  // How long the longest-running job has been stuck so far, in nanoseconds (0 when every worker is idle): the
+  // time since it started less the time its thread waited for a CPU while runnable (a large echo under
+  // SCHED_IDLE on a busy core is starved, not hung). A supervisor's hang check. Thread-safe, lock-free.
   int64_t LongestJobNanos() const;
 
   // Runs the jobs already queued, then joins the workers. Idempotent.
@@ -81,6 +83,8 @@ class BlockingPool {
     std::unique_ptr<Operations> operations;
     std::unique_ptr<SoapEngine> engine;
     std::atomic<int64_t> busy_since_ns{0};  // CLOCK_MONOTONIC when its job started; 0 when idle
+    RunQueueWait run_queue_wait;            // its thread's wait for a CPU
+    std::atomic<int64_t> waited_at_start_ns{0};  // run_queue_wait when its job started
   };
   BlockingPool(size_t max_queue) : max_queue_(max_queue) {}
   void Run(Worker* worker);
