@@ -133,7 +133,9 @@ void BlockingPool::Run(Worker* worker) {
       job = std::move(queue_.front());
       queue_.pop_front();
     }
-    worker->waited_at_start_ns.store(worker->run_queue_wait.ReadNanos(), std::memory_order_relaxed);
+    const RunQueueWait::Reading at_start = worker->run_queue_wait.Read();
+    worker->on_cpu_at_start_ns.store(at_start.on_cpu_ns, std::memory_order_relaxed);
+    worker->waited_at_start_ns.store(at_start.waited_ns, std::memory_order_relaxed);
     worker->busy_since_ns.store(MonotonicNanos(), std::memory_order_release);
     try {
       job(*worker->engine);
@@ -149,16 +151,22 @@ void BlockingPool::Run(Worker* worker) {
 int64_t BlockingPool::LongestJobNanos() const {
   const int64_t now = MonotonicNanos();
   int64_t longest = 0;
+  boost::lock_guard<boost::mutex> lock(stall_mutex_);
   for (const auto& worker : workers_) {
     const int64_t since = worker->busy_since_ns.load(std::memory_order_acquire);
     if (since <= 0) continue;
-    int64_t stuck = now - since;
-    // Reading the wait is a system call: only for a job that has run long enough to matter.
-    if (stuck > kStallCheckAfterNanos) {
-      const int64_t waited =
-          worker->run_queue_wait.ReadNanos() - worker->waited_at_start_ns.load(std::memory_order_relaxed);
-      if (waited > 0) stuck -= waited;
+    if (worker->clock_job_ns != since) {  // a job the clock has not followed yet
+      worker->clock_job_ns = since;
+      RunQueueWait::Reading at_start;
+      at_start.valid = true;
+      at_start.on_cpu_ns = worker->on_cpu_at_start_ns.load(std::memory_order_relaxed);
+      at_start.waited_ns = worker->waited_at_start_ns.load(std::memory_order_relaxed);
+      worker->stall_clock.Start(since, at_start);
     }
+    // Reading the thread's figures is two system calls: only for a job that has run long enough to matter.
+    const int64_t stuck = now - since > kStallCheckAfterNanos
+                              ? worker->stall_clock.Observe(now, worker->run_queue_wait.Read())
+                              : now - since;
     longest = std::max(longest, stuck);
   }
   return longest;
