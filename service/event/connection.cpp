@@ -139,12 +139,15 @@ void Connection::OnDeadline() {
 void Connection::Read() {
   wake_cpu_ns_ = 0;  // the wake-up ends here without a write: nothing to time
   if (tls_) return ReadTls();
-  if (phase_ != Phase::kLingering && discard_left_ == 0) {
-    // The ordinary wait: no buffer held while idle, no epoll re-arm (see EdgeSocket).
+  if (phase_ == Phase::kIdle) {
+    // The wait for the next request: no buffer held, no epoll re-arm (see EdgeSocket). A FIN that came with
+    // the last request is seen at the idle deadline (a reset, at the answer's write).
     socket_.StartRead(this, shared_from_this());
     return;
   }
-  // Lingering, or dropping a refused body: their own reads take what comes; wait for readability.
+  // A request in progress (the rest of its head or body), lingering, or dropping a refused body: the wait
+  // re-arms the registration, so that a reset or FIN that came with the bytes already read is seen at once
+  // (its edge has passed); the requests that need this wait are the ones that span several reads.
   socket_.async_wait(boost::asio::ip::tcp::socket::wait_read,
                      [self = shared_from_this()](const boost::system::error_code& error) {
                        self->BeginWake();
