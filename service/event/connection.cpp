@@ -139,9 +139,10 @@ void Connection::OnDeadline() {
 void Connection::Read() {
   wake_cpu_ns_ = 0;  // the wake-up ends here without a write: nothing to time
   if (tls_) return ReadTls();
-  if (phase_ == Phase::kIdle) {
+  if (phase_ == Phase::kIdle && loop_->edge_reads()) {
     // The wait for the next request: no buffer held, no epoll re-arm (see EdgeSocket). A FIN that came with
-    // the last request is seen at the idle deadline (a reset, at the answer's write).
+    // the last request is seen at the idle deadline (a reset, at the answer's write). Off by default
+    // (LATHER_EDGE_READS=1): see EventLoop::edge_reads().
     socket_.StartRead(this, shared_from_this());
     return;
   }

@@ -4,8 +4,10 @@
 
 #include <pthread.h>
 
+#include <cstdlib>
 #include <exception>
 #include <optional>
+#include <string_view>
 #include <vector>
 
 #include "common/clock.h"
@@ -23,6 +25,8 @@ EventLoop::EventLoop(const ServerOptions& options, BlockingPool* pool)
       router_(&engine_, &metrics_, "", options.long_body_bytes) {  // the address is set once bound
   router_.set_max_queue_wait(std::chrono::duration<double>(options.max_queue_wait).count());
   router_.set_https(options.tls != nullptr);
+  const char* edge = std::getenv("LATHER_EDGE_READS");
+  edge_reads_ = edge != nullptr && std::string_view(edge) == "1";
   router_.set_max_decoded_bytes(options.http.max_body_bytes);
   router_.set_fault_injection(options.fault_injection);
   last_tick_ns_.store(MonotonicNanos(), std::memory_order_relaxed);
