@@ -133,9 +133,6 @@ void BlockingPool::Run(Worker* worker) {
       job = std::move(queue_.front());
       queue_.pop_front();
     }
-    const RunQueueWait::Reading at_start = worker->run_queue_wait.Read();
-    worker->on_cpu_at_start_ns.store(at_start.on_cpu_ns, std::memory_order_relaxed);
-    worker->waited_at_start_ns.store(at_start.waited_ns, std::memory_order_relaxed);
     worker->busy_since_ns.store(MonotonicNanos(), std::memory_order_release);
     try {
       job(*worker->engine);
@@ -155,13 +152,12 @@ int64_t BlockingPool::LongestJobNanos() const {
   for (const auto& worker : workers_) {
     const int64_t since = worker->busy_since_ns.load(std::memory_order_acquire);
     if (since <= 0) continue;
-    if (worker->clock_job_ns != since) {  // a job the clock has not followed yet
+    if (worker->clock_job_ns != since) {
+      // A job the clock has not followed yet: its thread's figures now are the baseline (read here, on the
+      // hang check's thread, not per job on the pool: a job seen again within 100 ms is one of the few that
+      // last). The wait before this first look, at most a heartbeat's, counts as stuck.
       worker->clock_job_ns = since;
-      RunQueueWait::Reading at_start;
-      at_start.valid = true;
-      at_start.on_cpu_ns = worker->on_cpu_at_start_ns.load(std::memory_order_relaxed);
-      at_start.waited_ns = worker->waited_at_start_ns.load(std::memory_order_relaxed);
-      worker->stall_clock.Start(since, at_start);
+      worker->stall_clock.Start(since, worker->run_queue_wait.Read());
     }
     // Reading the thread's figures is two system calls: only for a job that has run long enough to matter.
     const int64_t stuck = now - since > kStallCheckAfterNanos

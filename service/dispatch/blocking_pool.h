@@ -83,9 +83,7 @@ class BlockingPool {
     std::unique_ptr<Operations> operations;
     std::unique_ptr<SoapEngine> engine;
     std::atomic<int64_t> busy_since_ns{0};  // CLOCK_MONOTONIC when its job started; 0 when idle
-    RunQueueWait run_queue_wait;                 // its thread's wait for a CPU
-    std::atomic<int64_t> on_cpu_at_start_ns{0};  // run_queue_wait's figures when its job started
-    std::atomic<int64_t> waited_at_start_ns{0};
+    RunQueueWait run_queue_wait;  // its thread's wait for a CPU
     // The hang check's view of the current job (under stall_mutex_).
     int64_t clock_job_ns = 0;  // busy_since_ns of the job the clock follows
     JobStallClock stall_clock;

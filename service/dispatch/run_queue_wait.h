@@ -41,7 +41,7 @@ class RunQueueWait {
 // (the hang check) every so often; not thread-safe.
 class JobStallClock {
  public:
-  // A new job started at `start_ns`, when its thread's reading was `at_start`.
+  // A new job started at `start_ns`; `at_start` is its thread's reading then, or at the first look since.
   void Start(int64_t start_ns, const RunQueueWait::Reading& at_start);
   // Nanoseconds the job has been stuck at `now_ns`, given its thread's reading now.
   int64_t Observe(int64_t now_ns, const RunQueueWait::Reading& now);
