@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <chrono>
 #include <exception>
+#include <limits>
 
 #include "common/clock.h"
 #include "common/log.h"
@@ -47,15 +48,13 @@ Status BlockingPool::Start(const ServerOptions& options, GroupCommitter* committ
   return Status::Ok();
 }
 
-ScopedIdlePriority::ScopedIdlePriority() {
+namespace {
+// The calling (or, by tid, another) thread's scheduling policy; the nice value is the thread's own and stays.
+bool SetPolicy(pid_t tid, int policy) {
   sched_param param{};
-  changed_ = pthread_setschedparam(pthread_self(), SCHED_IDLE, &param) == 0;
+  return sched_setscheduler(tid, policy, &param) == 0;
 }
-
-ScopedIdlePriority::~ScopedIdlePriority() {
-  sched_param param{};
-  if (changed_) pthread_setschedparam(pthread_self(), SCHED_OTHER, &param);  // the thread's nice value stays
-}
+}  // namespace
 
 DeferredResult ServeDeferred(SoapEngine& engine, const SoapCall& call, int64_t arrival_ns, double limit_seconds) {
   DeferredResult result;
@@ -97,14 +96,27 @@ size_t BlockingPool::queued() {
   return queue_.size();
 }
 
-bool BlockingPool::Submit(Job job) {
+bool BlockingPool::Submit(Job job, Priority priority) {
   {
     boost::lock_guard<boost::mutex> lock(mutex_);
     if (stopping_ || queue_.size() >= max_queue_) return false;
-    queue_.push_back(std::move(job));
+    queue_.emplace_back(std::move(job), priority);
   }
   work_.notify_one();
   return true;
+}
+
+int BlockingPool::EndLongYields(int64_t now_ns) {
+  int ended = 0;
+  for (const auto& worker : workers_) {
+    int64_t since = worker->yielding_since_ns.load(std::memory_order_acquire);
+    if (since == 0 || now_ns - since < kYieldBudgetNanos) continue;
+    // The job seen is the one put back (the worker clears the mark when its job ends); should it end between
+    // here and the call, its thread is put back a moment early, which only makes the next job normal.
+    if (!worker->yielding_since_ns.compare_exchange_strong(since, 0, std::memory_order_acq_rel)) continue;
+    if (SetPolicy(worker->tid.load(std::memory_order_relaxed), SCHED_OTHER)) ++ended;
+  }
+  return ended;
 }
 
 void BlockingPool::Stop() {
@@ -113,6 +125,8 @@ void BlockingPool::Stop() {
     if (stopping_ && threads_.empty()) return;
     stopping_ = true;
   }
+  // The jobs still running finish at the normal policy: a stopping worker waits for them.
+  EndLongYields(std::numeric_limits<int64_t>::max());
   work_.notify_all();
   for (boost::thread& t : threads_) t.join();
   threads_.clear();
@@ -124,16 +138,26 @@ void BlockingPool::Run(Worker* worker) {
     LogLine("blocking pool: cannot lower the thread priority");
   }
   worker->run_queue_wait.OpenForThisThread();  // without schedstat a starved job counts as a stall, as before
+  worker->tid.store(::gettid(), std::memory_order_relaxed);
   for (;;) {
     Job job;
+    Priority priority;
+    bool stopping;
     {
       boost::unique_lock<boost::mutex> lock(mutex_);
       while (queue_.empty() && !stopping_) work_.wait(lock);
       if (queue_.empty()) return;  // stopping and drained
-      job = std::move(queue_.front());
+      job = std::move(queue_.front().first);
+      priority = queue_.front().second;
       queue_.pop_front();
+      stopping = stopping_;
     }
-    worker->busy_since_ns.store(MonotonicNanos(), std::memory_order_release);
+    const int64_t start = MonotonicNanos();
+    worker->busy_since_ns.store(start, std::memory_order_release);
+    // Yield to the loops (see Priority), unless the pool is stopping: then its jobs are what it waits for.
+    if (priority == Priority::kYielding && !stopping && SetPolicy(0, SCHED_IDLE)) {
+      worker->yielding_since_ns.store(start, std::memory_order_release);
+    }
     try {
       job(*worker->engine);
     } catch (const std::exception& e) {
@@ -141,6 +165,8 @@ void BlockingPool::Run(Worker* worker) {
     } catch (...) {
       LogLine("blocking pool: unexpected exception");
     }
+    // Still yielding (EndLongYields did not put it back): back to the normal policy for the next job.
+    if (worker->yielding_since_ns.exchange(0, std::memory_order_acq_rel) != 0) SetPolicy(0, SCHED_OTHER);
     worker->busy_since_ns.store(0, std::memory_order_relaxed);
   }
 }

@@ -9,10 +9,13 @@
 #include <boost/thread/mutex.hpp>
 #include <boost/thread/thread.hpp>
 
+#include <sys/types.h>
+
 #include <atomic>
 #include <deque>
 #include <functional>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "common/status.h"
@@ -22,20 +25,6 @@
 #include "service/store/group_commit.h"
 
 namespace lather {
-
-// While it lives, the calling thread runs under SCHED_IDLE: any runnable normal thread (an event
-// loop with a quick call) preempts it at once. For the long parses of large echoes on the pool;
-// store calls, which mostly sleep on a commit, keep the normal policy so that they are not starved.
-class ScopedIdlePriority {
- public:
-  ScopedIdlePriority();
-  ~ScopedIdlePriority();
-  ScopedIdlePriority(const ScopedIdlePriority&) = delete;
-  ScopedIdlePriority& operator=(const ScopedIdlePriority&) = delete;
-
- private:
-  bool changed_ = false;
-};
 
 // What a deferred call came to on the pool (see ServeDeferred).
 struct DeferredResult {
@@ -63,9 +52,24 @@ class BlockingPool {
   BlockingPool(const BlockingPool&) = delete;
   BlockingPool& operator=(const BlockingPool&) = delete;
 
+  // How a job shares the cores with the event loops. kYielding (the long parses of large echoes) runs under
+  // SCHED_IDLE, so that any runnable normal thread (a loop with a quick call) preempts it at once - but only
+  // for kYieldBudgetNanos: a job still yielding after that is put back to the normal policy (the pool's nice
+  // value) by EndLongYields. On a core kept busy, SCHED_IDLE alone starved such a job for tens of seconds,
+  // and with it whatever waited for it: a loop blocked on a lock the job held (malloc's arena), a killed
+  // worker whose last thread had to tear down its memory at idle priority. Store calls, which mostly sleep
+  // on a commit, are kNormal.
+  enum class Priority { kNormal, kYielding };
+  static constexpr int64_t kYieldBudgetNanos = 200'000'000;
+
   // Queues `job` to run on a worker with that worker's engine; false if options.pool_queue jobs
   // are already waiting or the pool is stopping.
-  bool Submit(Job job);
+  bool Submit(Job job, Priority priority = Priority::kNormal);
+
+  // Puts every job that has yielded (SCHED_IDLE) for longer than kYieldBudgetNanos at `now_ns`
+  // (CLOCK_MONOTONIC) back to the normal policy. Called by the event loops' 100 ms tick, which runs at
+  // normal priority however busy the cores are. Thread-safe, lock-free; returns how many it put back.
+  int EndLongYields(int64_t now_ns);
 
   // Jobs waiting for a worker now.
   size_t queued();
@@ -83,6 +87,8 @@ class BlockingPool {
     std::unique_ptr<Operations> operations;
     std::unique_ptr<SoapEngine> engine;
     std::atomic<int64_t> busy_since_ns{0};  // CLOCK_MONOTONIC when its job started; 0 when idle
+    std::atomic<int64_t> yielding_since_ns{0};  // when its job began under SCHED_IDLE; 0: normal policy
+    std::atomic<pid_t> tid{0};                  // its thread (sched_setscheduler from EndLongYields)
     RunQueueWait run_queue_wait;  // its thread's wait for a CPU
     // The hang check's view of the current job (under stall_mutex_).
     int64_t clock_job_ns = 0;  // busy_since_ns of the job the clock follows
@@ -97,7 +103,7 @@ class BlockingPool {
   boost::mutex mutex_;
   mutable boost::mutex stall_mutex_;  // the workers' stall clocks (LongestJobNanos)
   boost::condition_variable work_;
-  std::deque<Job> queue_;
+  std::deque<std::pair<Job, Priority>> queue_;
   bool stopping_ = false;
 };
 

@@ -203,8 +203,10 @@ void Connection::ReadDone(const boost::system::error_code& error) {
 }
 
 void Connection::BeginWake() {
-  // Time this wake-up (one in EventLoop::kRefusalTimingEvery while shedding): it may answer only refusals.
-  if (loop_->router().shedding() && loop_->TimeThisRefusalWake()) {
+  // Time this wake-up if the loop sheds load and its timing is armed (EventLoop::RefusalTimingArmed): it may
+  // answer only refusals. A wake-up not timed leaves no start behind for a later one to book.
+  wake_cpu_ns_ = 0;
+  if (loop_->router().shedding() && loop_->RefusalTimingArmed()) {
     wake_cpu_ns_ = ThreadCpuNanos();
     wake_refused_ = 0;
     wake_served_ = false;
@@ -306,6 +308,7 @@ bool Connection::Queue(size_t consumed) {
   parser_.Reset();
   if (response_.busy) {
     ++wake_refused_;
+    loop_->CountRefusal();
   } else {
     wake_served_ = true;
   }
@@ -404,9 +407,9 @@ void Connection::RunOnPool() {
   const int64_t arrival = arrival_ns_;
   const double limit = loop_->router().max_queue_wait();
   const bool large = call.body.size() > loop_->options().long_body_bytes;
-  const bool accepted = loop_->pool().Submit([self, call, work, arrival, limit, large](SoapEngine& engine) mutable {
-    std::optional<ScopedIdlePriority> idle;
-    if (large) idle.emplace();  // a large echo yields to the loops at once
+  // A large echo yields to the loops (BlockingPool::Priority::kYielding), for a bounded time.
+  const auto priority = large ? BlockingPool::Priority::kYielding : BlockingPool::Priority::kNormal;
+  const bool accepted = loop_->pool().Submit([self, call, work, arrival, limit](SoapEngine& engine) mutable {
     DeferredResult result = ServeDeferred(engine, call, arrival, limit);
     // The reference moves into the posted handler: the pool thread never holds the connection's last one.
     boost::asio::io_context& io = self->loop_->io();
@@ -414,7 +417,7 @@ void Connection::RunOnPool() {
       self->FinishOnLoop(std::move(result));
     });
     work.reset();
-  });
+  }, priority);
   if (accepted) {
     loop_->metrics().RequestStarted();
   } else {
@@ -492,6 +495,7 @@ void Connection::Flush(bool with_response) {
 void Connection::NoteRefusalCost() {
   if (wake_refused_ > 0 && !wake_served_) {
     loop_->metrics().RecordRefusalCost(static_cast<uint64_t>(ThreadCpuNanos() - wake_cpu_ns_), wake_refused_);
+    loop_->RefusalTimed();
   }
   wake_cpu_ns_ = 0;
 }

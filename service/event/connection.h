@@ -130,9 +130,9 @@ class Connection : public std::enable_shared_from_this<Connection>,
   ReadBuffer in_;             // unconsumed bytes; starts at the current request
   int64_t arrival_ns_ = 0;    // kernel receive stamp of the newest bytes read (CLOCK_REALTIME)
   uint64_t discard_left_ = 0;  // bytes of a request refused on its head still to drop from the socket
-  // The cost of refusals (LoopMetrics::RecordRefusalCost), timed only while the loop sheds load, in one wake-up
-  // of EventLoop::kRefusalTimingEvery: the thread's CPU clock when this wake-up's first read began (0: not
-  // timing), and what the answers queued since were.
+  // The cost of refusals (LoopMetrics::RecordRefusalCost), timed only while the loop sheds load, about one
+  // refusal in EventLoop::kRefusalTimingEvery: the thread's CPU clock when this wake-up's first read began
+  // (0: not timing), and what the answers queued since were.
   int64_t wake_cpu_ns_ = 0;
   uint32_t wake_refused_ = 0;
   bool wake_served_ = false;

@@ -36,7 +36,9 @@ EventLoop::EventLoop(const ServerOptions& options, BlockingPool* pool)
 EventLoop::~EventLoop() = default;
 
 void EventLoop::Tick() {
-  last_tick_ns_.store(MonotonicNanos(), std::memory_order_relaxed);
+  const int64_t now = MonotonicNanos();
+  last_tick_ns_.store(now, std::memory_order_relaxed);
+  if (pool_ != nullptr) pool_->EndLongYields(now);  // a large echo starved past its budget runs again
   if (stopping_) return;
   tick_.expires_after(std::chrono::milliseconds(100));
   tick_.async_wait([this](const boost::system::error_code& error) {

@@ -49,6 +49,10 @@ struct Worker {
   int slot = 0;
   pid_t pid = 0;
   int fd = -1;  // the read end of its pipe
+  // Until its end of the pipe closes (the worker is ending; its exit is reaped later): a closed pipe is no
+  // longer polled - it reads as ready at once, and the loop spun on it until the worker was reaped (a worker
+  // whose exit took seconds on a busy core had the supervisor take a quarter of that core).
+  bool pipe_open = true;
   Role role = Role::kServing;
   bool ready = false;
   int64_t started_ns = 0;
@@ -264,8 +268,9 @@ void Supervisor::Reap() {
 void Supervisor::ReadPipes() {
   const int64_t now = MonotonicNanos();
   for (Worker& w : workers_) {
+    if (!w.pipe_open) continue;
     std::vector<WorkerMessage> messages;
-    w.reader.Read(w.fd, &messages);  // EOF: the worker is ending; its exit is reaped
+    w.pipe_open = w.reader.Read(w.fd, &messages);  // EOF: the worker is ending; its exit is reaped
     for (const WorkerMessage& m : messages) {
       w.last_beat_ns = now;
       if (m.kind == WorkerMessage::kReady) {
@@ -600,7 +605,9 @@ int Supervisor::Run() {
 
   while (!(stopping_ && workers_.empty())) {
     std::vector<pollfd> fds{{signal_fd_, POLLIN, 0}};
-    for (const Worker& w : workers_) fds.push_back({w.fd, POLLIN, 0});
+    for (const Worker& w : workers_) {
+      if (w.pipe_open) fds.push_back({w.fd, POLLIN, 0});
+    }
     ::poll(fds.data(), fds.size(), 20);
     signalfd_siginfo info;
     while (::read(signal_fd_, &info, sizeof info) == static_cast<ssize_t>(sizeof info)) {

@@ -1,0 +1,104 @@
+#include "service/dispatch/blocking_pool.h"
+
+#include <catch2/catch.hpp>
+
+#include <sched.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <future>
+#include <thread>
+
+#include "common/clock.h"
+
+using lather::BlockingPool;
+
+namespace {
+
+// A pool of one thread on an in-memory store (no increments are made here).
+std::unique_ptr<BlockingPool> OneThreadPool() {
+  lather::ServerOptions options;
+  options.store = "sqlite::memory:";
+  options.pool_threads = 1;
+  std::unique_ptr<BlockingPool> pool;
+  REQUIRE(BlockingPool::Start(options, nullptr, &pool).ok());
+  return pool;
+}
+
+// A job that reports its thread's policy once it runs, and then waits until released.
+struct HeldJob {
+  std::promise<pid_t> started;
+  std::promise<int> policy_at_end;
+  std::atomic<bool> release{false};
+
+  BlockingPool::Job Make() {
+    return [this](lather::SoapEngine&) {
+      started.set_value(::gettid());
+      while (!release.load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      policy_at_end.set_value(sched_getscheduler(0));
+    };
+  }
+};
+
+int PolicyOfThread(pid_t tid) { return sched_getscheduler(tid); }
+
+}  // namespace
+
+TEST_CASE("a yielding job runs under SCHED_IDLE, and a normal one under the normal policy",
+          "[service][dispatch][blocking_pool]") {
+  auto pool = OneThreadPool();
+  HeldJob yielding;
+  REQUIRE(pool->Submit(yielding.Make(), BlockingPool::Priority::kYielding));
+  const pid_t tid = yielding.started.get_future().get();
+  CHECK(PolicyOfThread(tid) == SCHED_IDLE);
+  // Not past its budget: left as it is.
+  CHECK(pool->EndLongYields(lather::MonotonicNanos()) == 0);
+  CHECK(PolicyOfThread(tid) == SCHED_IDLE);
+  yielding.release = true;
+  CHECK(yielding.policy_at_end.get_future().get() == SCHED_IDLE);
+
+  HeldJob normal;
+  REQUIRE(pool->Submit(normal.Make()));
+  CHECK(PolicyOfThread(normal.started.get_future().get()) == SCHED_OTHER);  // the thread was put back after the job
+  normal.release = true;
+  CHECK(normal.policy_at_end.get_future().get() == SCHED_OTHER);
+}
+
+TEST_CASE("a job still yielding past its budget is put back to the normal policy by EndLongYields",
+          "[service][dispatch][blocking_pool]") {
+  // On a core the event loops keep busy, SCHED_IDLE alone can starve a large echo - and what waits for it - for
+  // tens of seconds (bench/soak): the loops' tick ends the yield after BlockingPool::kYieldBudgetNanos.
+  auto pool = OneThreadPool();
+  HeldJob job;
+  const int64_t before = lather::MonotonicNanos();
+  REQUIRE(pool->Submit(job.Make(), BlockingPool::Priority::kYielding));
+  const pid_t tid = job.started.get_future().get();
+  REQUIRE(PolicyOfThread(tid) == SCHED_IDLE);
+  const int64_t past_budget = lather::MonotonicNanos() + BlockingPool::kYieldBudgetNanos;
+  CHECK(pool->EndLongYields(before + BlockingPool::kYieldBudgetNanos - 1) == 0);  // its start is after `before`
+  CHECK(pool->EndLongYields(past_budget) == 1);
+  CHECK(PolicyOfThread(tid) == SCHED_OTHER);
+  CHECK(pool->EndLongYields(past_budget) == 0);  // once
+  job.release = true;
+  CHECK(job.policy_at_end.get_future().get() == SCHED_OTHER);
+}
+
+TEST_CASE("a stopping pool runs the jobs it still has at the normal policy", "[service][dispatch][blocking_pool]") {
+  auto pool = OneThreadPool();
+  HeldJob running;
+  REQUIRE(pool->Submit(running.Make(), BlockingPool::Priority::kYielding));
+  const pid_t tid = running.started.get_future().get();
+  HeldJob queued;
+  REQUIRE(pool->Submit(queued.Make(), BlockingPool::Priority::kYielding));
+  std::thread stopper([&] { pool->Stop(); });
+  // Stop() puts the running job back at once (it waits for it), and the queued one never yields.
+  for (int i = 0; i < 2000 && PolicyOfThread(tid) == SCHED_IDLE; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  CHECK(PolicyOfThread(tid) == SCHED_OTHER);
+  running.release = true;
+  queued.release = true;
+  CHECK(queued.policy_at_end.get_future().get() == SCHED_OTHER);
+  stopper.join();
+}
