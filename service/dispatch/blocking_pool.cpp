@@ -9,6 +9,7 @@
 #include <chrono>
 #include <exception>
 #include <limits>
+#include <thread>
 
 #include "common/clock.h"
 #include "common/log.h"
@@ -22,6 +23,25 @@ constexpr int kPoolNice = 10;  // Linux: per-thread nice value of the pool's thr
 // A job younger than this is not checked for having been starved (LongestJobNanos reads /proc then).
 constexpr int64_t kStallCheckAfterNanos = 1'000'000'000;
 constexpr size_t kPoolStack = size_t{8} << 20;  // per pool thread (the usual default), more if --max-depth needs it
+
+// The calling (or, by tid, another) thread's scheduling policy; the nice value is the thread's own and stays.
+bool SetPolicy(pid_t tid, int policy) {
+  sched_param param{};
+  return sched_setscheduler(tid, policy, &param) == 0;
+}
+
+// Whether a thread of this process at the pool's nice value may leave SCHED_IDLE again. Without CAP_SYS_NICE
+// that needs RLIMIT_NICE >= 20 - nice (sched(7)); a container's root often lacks the capability. Tried on a
+// thread of its own, which ends whatever its policy.
+bool CanLeaveIdlePolicy() {
+  bool can = false;
+  std::thread probe([&can] {
+    if (setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), kPoolNice) != 0) return;
+    can = SetPolicy(0, SCHED_IDLE) && SetPolicy(0, SCHED_OTHER);
+  });
+  probe.join();
+  return can;
+}
 }  // namespace
 
 Status BlockingPool::Start(const ServerOptions& options, GroupCommitter* committer,
@@ -36,6 +56,12 @@ Status BlockingPool::Start(const ServerOptions& options, GroupCommitter* committ
     worker->engine = std::make_unique<SoapEngine>(worker->operations.get(), options.soap, false);
     p->workers_.push_back(std::move(worker));
   }
+  p->yielding_ = CanLeaveIdlePolicy();
+  if (!p->yielding_) {
+    LogLine("blocking pool: large echoes run at nice " + std::to_string(kPoolNice) + ", not under SCHED_IDLE: a "
+            "thread of this process could not leave SCHED_IDLE again (no CAP_SYS_NICE, RLIMIT_NICE under " +
+            std::to_string(20 - kPoolNice) + ")");
+  }
   // Large echoes are parsed here: the stack must hold gSOAP's recursion to --max-depth.
   boost::thread::attributes attributes;
   attributes.set_stack_size(std::max(kPoolStack, SoapStackBytes(options.soap)));
@@ -48,13 +74,6 @@ Status BlockingPool::Start(const ServerOptions& options, GroupCommitter* committ
   return Status::Ok();
 }
 
-namespace {
-// The calling (or, by tid, another) thread's scheduling policy; the nice value is the thread's own and stays.
-bool SetPolicy(pid_t tid, int policy) {
-  sched_param param{};
-  return sched_setscheduler(tid, policy, &param) == 0;
-}
-}  // namespace
 
 DeferredResult ServeDeferred(SoapEngine& engine, const SoapCall& call, int64_t arrival_ns, double limit_seconds) {
   DeferredResult result;
@@ -155,7 +174,7 @@ void BlockingPool::Run(Worker* worker) {
     const int64_t start = MonotonicNanos();
     worker->busy_since_ns.store(start, std::memory_order_release);
     // Yield to the loops (see Priority), unless the pool is stopping: then its jobs are what it waits for.
-    if (priority == Priority::kYielding && !stopping && SetPolicy(0, SCHED_IDLE)) {
+    if (priority == Priority::kYielding && yielding_ && !stopping && SetPolicy(0, SCHED_IDLE)) {
       worker->yielding_since_ns.store(start, std::memory_order_release);
     }
     try {

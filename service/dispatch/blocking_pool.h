@@ -58,7 +58,8 @@ class BlockingPool {
   // value) by EndLongYields. On a core kept busy, SCHED_IDLE alone starved such a job for tens of seconds,
   // and with it whatever waited for it: a loop blocked on a lock the job held (malloc's arena), a killed
   // worker whose last thread had to tear down its memory at idle priority. Store calls, which mostly sleep
-  // on a commit, are kNormal.
+  // on a commit, are kNormal. Where a thread could not leave SCHED_IDLE again (no CAP_SYS_NICE and a low
+  // RLIMIT_NICE), kYielding is kNormal, and Start says so in the log.
   enum class Priority { kNormal, kYielding };
   static constexpr int64_t kYieldBudgetNanos = 200'000'000;
 
@@ -70,6 +71,9 @@ class BlockingPool {
   // (CLOCK_MONOTONIC) back to the normal policy. Called by the event loops' 100 ms tick, which runs at
   // normal priority however busy the cores are. Thread-safe, lock-free; returns how many it put back.
   int EndLongYields(int64_t now_ns);
+
+  // Whether kYielding jobs run under SCHED_IDLE here (false where the process could not leave it again).
+  bool yields() const { return yielding_; }
 
   // Jobs waiting for a worker now.
   size_t queued();
@@ -98,6 +102,7 @@ class BlockingPool {
   void Run(Worker* worker);
 
   const size_t max_queue_;
+  bool yielding_ = true;  // kYielding jobs may use SCHED_IDLE: this process can leave it again (set by Start)
   std::vector<std::unique_ptr<Worker>> workers_;
   std::vector<boost::thread> threads_;
   boost::mutex mutex_;
