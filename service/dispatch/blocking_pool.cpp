@@ -128,11 +128,11 @@ bool BlockingPool::Submit(Job job, Priority priority) {
 int BlockingPool::EndLongYields(int64_t now_ns) {
   int ended = 0;
   for (const auto& worker : workers_) {
-    int64_t since = worker->yielding_since_ns.load(std::memory_order_acquire);
+    int64_t since = worker->yielding_since_ns.load();  // sequentially consistent: see Run()
     if (since == 0 || now_ns - since < kYieldBudgetNanos) continue;
     // The job seen is the one put back (the worker clears the mark when its job ends); should it end between
     // here and the call, its thread is put back a moment early, which only makes the next job normal.
-    if (!worker->yielding_since_ns.compare_exchange_strong(since, 0, std::memory_order_acq_rel)) continue;
+    if (!worker->yielding_since_ns.compare_exchange_strong(since, 0)) continue;
     if (SetPolicy(worker->tid.load(std::memory_order_relaxed), SCHED_OTHER)) ++ended;
   }
   return ended;
@@ -145,6 +145,7 @@ void BlockingPool::Stop() {
     stopping_ = true;
   }
   // The jobs still running finish at the normal policy: a stopping worker waits for them.
+  stop_begun_.store(true);
   EndLongYields(std::numeric_limits<int64_t>::max());
   work_.notify_all();
   for (boost::thread& t : threads_) t.join();
@@ -175,7 +176,10 @@ void BlockingPool::Run(Worker* worker) {
     worker->busy_since_ns.store(start, std::memory_order_release);
     // Yield to the loops (see Priority), unless the pool is stopping: then its jobs are what it waits for.
     if (priority == Priority::kYielding && yielding_ && !stopping && SetPolicy(0, SCHED_IDLE)) {
-      worker->yielding_since_ns.store(start, std::memory_order_release);
+      worker->yielding_since_ns.store(start);
+      // A Stop() that began meanwhile may have looked before the mark was there (and the loops stop ticking):
+      // either it sees the mark or this sees its flag (both sequentially consistent).
+      if (stop_begun_.load() && worker->yielding_since_ns.exchange(0) != 0) SetPolicy(0, SCHED_OTHER);
     }
     try {
       job(*worker->engine);

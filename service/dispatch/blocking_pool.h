@@ -110,6 +110,7 @@ class BlockingPool {
   boost::condition_variable work_;
   std::deque<std::pair<Job, Priority>> queue_;
   bool stopping_ = false;
+  std::atomic<bool> stop_begun_{false};  // Stop() has begun: no job yields from now on (see Run)
 };
 
 }  // namespace lather
