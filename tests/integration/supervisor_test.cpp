@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "client/soap_client.h"
+#include "tests/integration/process_stats.h"
 #include "tests/integration/raw_http.h"
 #include "tests/integration/service_process.h"
 #include "tests/integration/soap_fixtures.h"
@@ -338,6 +339,31 @@ TEST_CASE("a reload to a binary that cannot start leaves the old workers serving
     CHECK(WaitFor([&] { return Workers(service.pid()).size() == 2 &&
                                Get(AdminPort(service), "/healthz") == "2 of 2 workers serving\n"; }, 30));
   }
+  std::filesystem::remove_all(folder);
+}
+
+TEST_CASE("a worker whose pipe has closed but which has not exited yet does not make the supervisor spin",
+          "[supervisor]") {
+  // A worker's pipe reads as ready (EOF) from the moment it closes until the worker is reaped; polled, it made
+  // the supervisor spin at normal priority for as long as the exit took - on a busy core, minutes (bench/soak,
+  // 2026-12-05), taking the CPU the dying worker needed. Staged here: a "new build" that closes its end of the
+  // pipe at once and lingers 3 s before failing. Judged on the supervisor's CPU time, not on wall time.
+  char pattern[] = "/tmp/lather-swap-XXXXXX";
+  REQUIRE(::mkdtemp(pattern) != nullptr);
+  const std::string folder = pattern;
+  const std::string binary = CopyOfBinary(folder);
+  ServiceProcess service("", Flags({}), 0, binary);
+  const std::set<pid_t> before = Workers(service.pid());
+  REQUIRE(before.size() == 2);
+  Replace(binary, "#!/bin/sh\neval \"exec ${LATHER_WORKER_FD}>&-\"\nsleep 3\nexit 1\n", true);
+  const double cpu_before = lather::test::CpuSeconds(service.pid());
+  REQUIRE(::kill(service.pid(), SIGHUP) == 0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(2500));  // the new workers' pipes closed, both alive
+  const double spent = lather::test::CpuSeconds(service.pid()) - cpu_before;
+  INFO("the supervisor's CPU over 2.5 s with two closed pipes: " << spent << " s");
+  CHECK(spent < 0.5);  // spinning, it took a core's worth (2.5 s idle; over 1 s on a busy machine)
+  CHECK(WaitFor([&] { return service.Log().find("reload failed:") != std::string::npos; }, 20));
+  CHECK(WaitFor([&] { return Workers(service.pid()) == before; }, 5));  // the old workers keep serving
   std::filesystem::remove_all(folder);
 }
 
