@@ -517,11 +517,22 @@ class CoreShare:
     def start(self, pids):
         self._t = time.monotonic()
         self._busy = cpu_busy_seconds(self.cpu)
-        self._ours = {p: process_cpu_seconds(p) for p in pids}
+        self._first = {p: process_cpu_seconds(p) for p in pids}
+        self._last = dict(self._first)
+
+    def observe(self, pids):
+        """Reads our processes' CPU now: a process that ends before others() counts up to its last reading (a
+        worker retired or killed in the window; without it, its CPU was counted as other programs')."""
+        for p in pids:
+            cpu = process_cpu_seconds(p)
+            if cpu > 0:
+                self._first.setdefault(p, 0.0)  # born in the window: all its CPU is in it
+                self._last[p] = cpu
 
     def others(self, pids):
-        """Share of the core (0..1) used by processes not in `pids` since start()."""
+        """Share of the core (0..1) used by processes other than ours (`pids` and those observed) since start()."""
+        self.observe(pids)
         wall = time.monotonic() - self._t
         busy = cpu_busy_seconds(self.cpu) - self._busy
-        ours = sum(process_cpu_seconds(p) - self._ours.get(p, 0.0) for p in pids)
+        ours = sum(self._last[p] - self._first[p] for p in self._last)
         return max(0.0, min(1.0, (busy - ours) / wall)) if wall > 0 else 0.0
