@@ -3,6 +3,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -130,6 +131,15 @@ int BlockingPool::EndLongYields(int64_t now_ns) {
   for (const auto& worker : workers_) {
     int64_t since = worker->yielding_since_ns.load();  // sequentially consistent: see Run()
     if (since == 0 || now_ns - since < kYieldBudgetNanos) continue;
+    // Off the CPU since it began: its time less the CPU its thread has had since (without the thread's clock,
+    // all its time).
+    int64_t ran = 0;
+    timespec cpu{};
+    const clockid_t clock = worker->cpu_clock.load(std::memory_order_relaxed);
+    if (clock != 0 && clock_gettime(clock, &cpu) == 0) {
+      ran = static_cast<int64_t>(cpu.tv_sec) * 1'000'000'000 + cpu.tv_nsec - worker->yield_cpu_ns.load();
+    }
+    if (now_ns - since - ran < kYieldBudgetNanos) continue;
     // The job seen is the one put back (the worker clears the mark when its job ends); should it end between
     // here and the call, its thread is put back a moment early, which only makes the next job normal.
     if (!worker->yielding_since_ns.compare_exchange_strong(since, 0)) continue;
@@ -159,6 +169,9 @@ void BlockingPool::Run(Worker* worker) {
   }
   worker->run_queue_wait.OpenForThisThread();  // without schedstat a starved job counts as a stall, as before
   worker->tid.store(::gettid(), std::memory_order_relaxed);
+  if (clockid_t clock; pthread_getcpuclockid(pthread_self(), &clock) == 0) {
+    worker->cpu_clock.store(clock, std::memory_order_relaxed);
+  }
   for (;;) {
     Job job;
     Priority priority;
@@ -176,6 +189,7 @@ void BlockingPool::Run(Worker* worker) {
     worker->busy_since_ns.store(start, std::memory_order_release);
     // Yield to the loops (see Priority), unless the pool is stopping: then its jobs are what it waits for.
     if (priority == Priority::kYielding && yielding_ && !stopping && SetPolicy(0, SCHED_IDLE)) {
+      worker->yield_cpu_ns.store(ThreadCpuNanos());
       worker->yielding_since_ns.store(start);
       // A Stop() that began meanwhile may have looked before the mark was there (and the loops stop ticking):
       // either it sees the mark or this sees its flag (both sequentially consistent).

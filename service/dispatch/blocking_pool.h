@@ -53,9 +53,10 @@ class BlockingPool {
   BlockingPool& operator=(const BlockingPool&) = delete;
 
   // How a job shares the cores with the event loops. kYielding (the long parses of large echoes) runs under
-  // SCHED_IDLE, so that any runnable normal thread (a loop with a quick call) preempts it at once - but only
-  // for kYieldBudgetNanos: a job still yielding after that is put back to the normal policy (the pool's nice
-  // value) by EndLongYields. On a core kept busy, SCHED_IDLE alone starved such a job for tens of seconds,
+  // SCHED_IDLE, so that any runnable normal thread (a loop with a quick call) preempts it at once - until it
+  // has spent kYieldBudgetNanos off the CPU since it began (starved, or blocked): then EndLongYields puts it
+  // back to the normal policy (the pool's nice value). A job that runs freely, however long, keeps yielding;
+  // one that is starved does not stay so. On a core kept busy, SCHED_IDLE alone starved such a job for tens of seconds,
   // and with it whatever waited for it: a loop blocked on a lock the job held (malloc's arena), a killed
   // worker whose last thread had to tear down its memory at idle priority. Store calls, which mostly sleep
   // on a commit, are kNormal. Where a thread could not leave SCHED_IDLE again (no CAP_SYS_NICE and a low
@@ -67,9 +68,10 @@ class BlockingPool {
   // are already waiting or the pool is stopping.
   bool Submit(Job job, Priority priority = Priority::kNormal);
 
-  // Puts every job that has yielded (SCHED_IDLE) for longer than kYieldBudgetNanos at `now_ns`
-  // (CLOCK_MONOTONIC) back to the normal policy. Called by the event loops' 100 ms tick, which runs at
-  // normal priority however busy the cores are. Thread-safe, lock-free; returns how many it put back.
+  // Puts every yielding (SCHED_IDLE) job that has spent more than kYieldBudgetNanos off the CPU by `now_ns`
+  // (CLOCK_MONOTONIC; its time since it began less its thread's CPU time since, read through the thread's CPU
+  // clock) back to the normal policy. Called by the event loops' 100 ms tick, which runs at normal priority
+  // however busy the cores are. Thread-safe, lock-free; returns how many it put back.
   int EndLongYields(int64_t now_ns);
 
   // Whether kYielding jobs run under SCHED_IDLE here (false where the process could not leave it again).
@@ -92,7 +94,9 @@ class BlockingPool {
     std::unique_ptr<SoapEngine> engine;
     std::atomic<int64_t> busy_since_ns{0};  // CLOCK_MONOTONIC when its job started; 0 when idle
     std::atomic<int64_t> yielding_since_ns{0};  // when its job began under SCHED_IDLE; 0: normal policy
+    std::atomic<int64_t> yield_cpu_ns{0};       // its thread's CPU time when that job began
     std::atomic<pid_t> tid{0};                  // its thread (sched_setscheduler from EndLongYields)
+    std::atomic<clockid_t> cpu_clock{0};        // its thread's CPU clock (pthread_getcpuclockid); 0: none
     RunQueueWait run_queue_wait;  // its thread's wait for a CPU
     // The hang check's view of the current job (under stall_mutex_).
     int64_t clock_job_ns = 0;  // busy_since_ns of the job the clock follows

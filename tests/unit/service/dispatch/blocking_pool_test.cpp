@@ -92,6 +92,34 @@ TEST_CASE("a job still yielding past its budget is put back to the normal policy
   CHECK(job.policy_at_end.get_future().get() == SCHED_OTHER);
 }
 
+TEST_CASE("a yielding job that has run on a CPU the whole time keeps yielding, however long",
+          "[service][dispatch][blocking_pool]") {
+  // The budget is time off the CPU (starved or blocked), not time: a large echo that runs freely beside the loops
+  // stays under SCHED_IDLE, so that a quick call preempts it at once.
+  auto pool = OneThreadPool();
+  if (!pool->yields()) {
+    WARN("SKIPPED: this process cannot leave SCHED_IDLE again");
+    return;
+  }
+  std::promise<std::pair<int64_t, int64_t>> ran;  // (when the job began, CPU it had used when it reported)
+  std::atomic<bool> release{false};
+  pid_t tid = 0;
+  REQUIRE(pool->Submit([&](lather::SoapEngine&) {
+    const int64_t began = lather::MonotonicNanos(), cpu = lather::ThreadCpuNanos();
+    tid = ::gettid();
+    while (lather::ThreadCpuNanos() - cpu < BlockingPool::kYieldBudgetNanos + 50'000'000) {
+    }
+    ran.set_value({began, lather::ThreadCpuNanos() - cpu});
+    while (!release.load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }, BlockingPool::Priority::kYielding));
+  const auto [began, cpu] = ran.get_future().get();
+  // At the moment its CPU time says it had been running all along (its wall time may be longer if this machine
+  // is busy; the off-CPU time since is what counts), it is not put back.
+  CHECK(pool->EndLongYields(began + cpu + 20'000'000) == 0);
+  CHECK(PolicyOfThread(tid) == SCHED_IDLE);
+  release = true;
+}
+
 TEST_CASE("a stopping pool runs the jobs it still has at the normal policy", "[service][dispatch][blocking_pool]") {
   auto pool = OneThreadPool();
   if (!pool->yields()) {
