@@ -75,7 +75,6 @@ Status BlockingPool::Start(const ServerOptions& options, GroupCommitter* committ
   return Status::Ok();
 }
 
-
 DeferredResult ServeDeferred(SoapEngine& engine, const SoapCall& call, int64_t arrival_ns, double limit_seconds) {
   DeferredResult result;
   result.waited = SecondsSince(arrival_ns);

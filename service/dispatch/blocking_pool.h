@@ -56,10 +56,10 @@ class BlockingPool {
   // SCHED_IDLE, so that any runnable normal thread (a loop with a quick call) preempts it at once - until it
   // has spent kYieldBudgetNanos off the CPU since it began (starved, or blocked): then EndLongYields puts it
   // back to the normal policy (the pool's nice value). A job that runs freely, however long, keeps yielding;
-  // one that is starved does not stay so. On a core kept busy, SCHED_IDLE alone starved such a job for tens of seconds,
-  // and with it whatever waited for it: a loop blocked on a lock the job held (malloc's arena), a killed
-  // worker whose last thread had to tear down its memory at idle priority. Store calls, which mostly sleep
-  // on a commit, are kNormal. Where a thread could not leave SCHED_IDLE again (no CAP_SYS_NICE and a low
+  // one that is starved does not stay so. On a core kept busy, SCHED_IDLE alone starved such a job for tens
+  // of seconds, and with it whatever waited for it: a loop blocked on a lock the job held (malloc's arena), a
+  // killed worker whose last thread had to tear down its memory at idle priority. Store calls, which mostly
+  // sleep on a commit, are kNormal. Where a thread could not leave SCHED_IDLE again (no CAP_SYS_NICE and a low
   // RLIMIT_NICE), kYielding is kNormal, and Start says so in the log.
   enum class Priority { kNormal, kYielding };
   static constexpr int64_t kYieldBudgetNanos = 200'000'000;
