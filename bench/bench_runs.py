@@ -349,8 +349,11 @@ class Service:
 class Runs:
     """Verdicts of named targets over repeated runs: record() one run's, summary() prints each and the worst."""
 
-    def __init__(self, targets):
+    def __init__(self, targets, needed=None):
         self.targets = list(targets)  # (key, wording, True if a higher value is better)
+        # needed: a target holds when it held in this many valid runs (INVALID runs reported, not counted) and
+        # failed in none; None: it must hold in every run, and one INVALID run makes it INVALID.
+        self.needed = needed
         self.results = {key: [] for key, _, _ in self.targets}  # key -> [(verdict, figure text, value)]
 
     def record(self, key, verdict, figure, value):
@@ -365,7 +368,9 @@ class Runs:
         for key, wording, higher_better in self.targets:
             rows = self.results[key]
             verdicts = [v for v, _, _ in rows]
-            overall = ("FAIL" if "FAIL" in verdicts else "INVALID" if "INVALID" in verdicts or not rows else "PASS")
+            valid_count = len(verdicts) - verdicts.count("INVALID")
+            short = (valid_count < self.needed) if self.needed else ("INVALID" in verdicts or not rows)
+            overall = "FAIL" if "FAIL" in verdicts else "INVALID" if short else "PASS"
             per_run = "; ".join(f"run {i + 1} {v} {figure}" for i, (v, figure, _) in enumerate(rows))
             valid = [r for r in rows if r[0] != "INVALID"]
             worst = ""
