@@ -56,6 +56,7 @@ class Cluster:
         self.env_vars = dict(os.environ, LATHER_BUILD_DIR=self.build, LATHER_CLUSTER_DIR=self.dir)
         self.e = {}
         self.nodes = 0
+        self.quotas = {}  # group (haproxy, postgres) -> cores, for those given a quota by set_quota()
 
     def run(self, *args, timeout=120):
         r = subprocess.run([CLUSTER, *args], env=self.env_vars, timeout=timeout, capture_output=True, text=True)
@@ -113,6 +114,23 @@ class Cluster:
             return os.path.join(self.e["LATHER_CLUSTER_CG_CPU"], group, name)
         hierarchy = "LATHER_CLUSTER_CG_ACCT" if name.startswith("cpuacct") else "LATHER_CLUSTER_CG_CPU"
         return os.path.join(self.e[hierarchy], group, name)
+
+    def set_quota(self, group, cores):
+        """Gives cgroup `group` (node-I, haproxy, postgres) a CPU quota of `cores` per 100 ms period, as
+        scripts/cluster does for the nodes (None: no quota). The nodes' quota is self.quota (one for all)."""
+        period = 100000
+        if self.e.get("LATHER_CLUSTER_CG_KIND") == "v2":
+            path, text = self.cg_file(group, "cpu.max"), f"{max(1000, round(cores * period)) if cores else 'max'} {period}"
+        else:
+            path, text = self.cg_file(group, "cpu.cfs_quota_us"), str(max(1000, round(cores * period)) if cores else -1)
+        with open(path, "w") as f:
+            f.write(text)
+        if group.startswith("node-"):
+            self.quota = cores
+        elif cores:
+            self.quotas[group] = cores
+        else:
+            self.quotas.pop(group, None)
 
     def cg_usage_s(self, group):
         """CPU the group has used so far, in seconds."""
@@ -243,14 +261,15 @@ class Account:
                           low_instance_utilization=min(node_used.values()) / q,
                           throttled_share=throttled / periods if periods else 0.0)
         hp_threads = max(1, len(b.haproxy_threads))
-        hp_budget = min(hp_threads, self.cores)
+        hp_budget = min(hp_threads, self.cores, cluster.quotas.get("haproxy", self.cores))
         hp_used = (b.haproxy - a.haproxy) / s
         self.haproxy = dict(name="load balancer", instances=1, cores=hp_budget, cores_used=hp_used,
                             utilization=hp_used / hp_budget, threads=hp_threads,
                             peak_thread_utilization=_busiest(a.haproxy_threads, b.haproxy_threads, s))
         pg_used = (b.postgres - a.postgres) / s
-        self.postgres = dict(name="database", instances=1, cores=self.cores, cores_used=pg_used,
-                             utilization=pg_used / self.cores, processes=len(b.postgres_procs),
+        pg_budget = cluster.quotas.get("postgres", self.cores)
+        self.postgres = dict(name="database", instances=1, cores=pg_budget, cores_used=pg_used,
+                             utilization=pg_used / pg_budget, processes=len(b.postgres_procs),
                              peak_process_utilization=_busiest(a.postgres_procs, b.postgres_procs, s))
         h_used = (b.harness - a.harness) / s if a.harness is not None and b.harness is not None else 0.0
         h_budget = min(max(1, harness_threads), self.cores)
@@ -289,7 +308,7 @@ class Account:
                                  f"{n['low_instance_utilization']:.0%}-{n['peak_instance_utilization']:.0%} of their quota)"))
         h = self.haproxy
         if h["utilization"] >= SATURATED or h["peak_thread_utilization"] >= SATURATED:
-            out.append(("load balancer", f"the load balancer (haproxy at {h['cores_used']:.2f} of its {h['cores']} "
+            out.append(("load balancer", f"the load balancer (haproxy at {h['cores_used']:.2f} of its {h['cores']:.3g} "
                                          f"threads' cores, busiest thread {h['peak_thread_utilization']:.0%})"))
         p = self.postgres
         if p["utilization"] >= SATURATED or p["peak_process_utilization"] >= SATURATED:
@@ -335,9 +354,9 @@ class Account:
             f"    nodes      {n['cores_used']:.2f} of {n['cores']:.2f} cores ({n['utilization']:.0%}; each "
             f"{n['low_instance_utilization']:.0%}-{n['peak_instance_utilization']:.0%} of its "
             f"{n['cores'] / n['instances']:g}-core quota, throttled in {n['throttled_share']:.0%} of the periods)",
-            f"    haproxy    {h['cores_used']:.2f} of {h['cores']} cores ({h['utilization']:.0%}; {h['threads']} "
+            f"    haproxy    {h['cores_used']:.2f} of {h['cores']:.3g} cores ({h['utilization']:.0%}; {h['threads']} "
             f"threads, busiest {h['peak_thread_utilization']:.0%} of a core)",
-            f"    postgres   {p['cores_used']:.2f} of {p['cores']} cores ({p['utilization']:.0%}; {p['processes']} "
+            f"    postgres   {p['cores_used']:.2f} of {p['cores']:.3g} cores ({p['utilization']:.0%}; {p['processes']} "
             f"processes, busiest {p['peak_process_utilization']:.0%} of a core)",
             f"    harness    {c['cores_used']:.2f} of {c['cores']} cores ({c['utilization']:.0%}; busiest thread "
             f"{c['peak_thread_utilization']:.0%} of a core)",
