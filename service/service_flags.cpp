@@ -76,14 +76,6 @@ Status ParseServiceFlags(int argc, char** argv, ServiceFlags* out) {
   flags.AddInt("max-queue-wait", 0, "MS",
                "a SOAP request that waited longer than MS since it arrived gets 503 + Retry-After instead of "
                "running; 0: no limit (default 1000)", 0, 86400000, &queue_wait_ms);
-  int64_t standing_wait_us = options->standing_queue_wait.count();
-  flags.AddInt(
-      "standing-queue-wait", 0, "US",
-      "under overload (no SOAP request in the last 100 ms waited less than US microseconds), one that "
-      "waited longer gets 503 + Retry-After too, so the calls served keep about their unloaded latency; "
-      "for open-model traffic (a closed-loop client with many connections queues as long by itself); "
-      "0: off (default 0)",
-      0, 86400000000, &standing_wait_us);
   flags.AddString("auth-file", 0, "FILE",
                   "require credentials (HTTP Basic or a WS-Security UsernameToken) checked against FILE: "
                   "user:HASH lines, HASH a crypt(3) string (yescrypt $y$, bcrypt $2b$, sha512crypt $6$; "
@@ -145,7 +137,6 @@ Status ParseServiceFlags(int argc, char** argv, ServiceFlags* out) {
   options->engine = engine == "classic" ? Engine::kClassic : Engine::kEvent;
   options->header_timeout = std::chrono::milliseconds(header_ms);
   options->max_queue_wait = std::chrono::milliseconds(queue_wait_ms);
-  options->standing_queue_wait = std::chrono::microseconds(standing_wait_us);
   options->body_timeout = std::chrono::milliseconds(body_ms);
   options->idle_timeout = std::chrono::milliseconds(idle_ms);
   options->soap.max_xml_depth = static_cast<int>(max_depth);

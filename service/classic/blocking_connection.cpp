@@ -42,8 +42,7 @@ BlockingConnection::BlockingConnection(int fd, const ClassicShared& shared, Loop
       parser_(options_.http) {
   router_.set_metrics_renderer(shared.render_metrics);
   router_.set_serve_metrics(options_.admin_listen.empty());
-  router_.set_queue_wait_limits(std::chrono::duration<double>(options_.max_queue_wait).count(),
-                                std::chrono::duration<double>(options_.standing_queue_wait).count());
+  router_.set_max_queue_wait(std::chrono::duration<double>(options_.max_queue_wait).count());
   router_.set_https(options_.tls != nullptr);
   router_.set_max_decoded_bytes(options_.http.max_body_bytes);
   router_.set_fault_injection(options_.fault_injection);

@@ -56,8 +56,8 @@ void RequestRouter::CompleteDeferred(DeferredResult result, HttpResponse* respon
   }
   if (result.busy) {
     const bool keep_alive = response->keep_alive;
-    return Busy(result.waited, false, response->call.content_type_version, keep_alive,
-                std::chrono::steady_clock::now(), response);
+    return Busy(result.waited, response->call.content_type_version, keep_alive, std::chrono::steady_clock::now(),
+                response);
   }
   metrics_->RecordQueueWait(result.waited);
   response->body = std::move(result.body);
@@ -130,33 +130,24 @@ std::string RequestRouter::BusyReasonTail(double limit_seconds) {
   return " ms for its turn, over the limit of " + std::to_string(std::lround(limit_seconds * 1000)) + " ms; retry later";
 }
 
-std::string RequestRouter::StandingReasonTail(double limit_seconds) {
-  return " us for its turn, over the limit of " + std::to_string(std::lround(limit_seconds * 1e6)) +
-         " us that applies while requests arrive faster than they are served; retry later";
+void RequestRouter::set_max_queue_wait(double limit_seconds) {
+  max_queue_wait_ = limit_seconds;
+  busy_reason_tail_ = BusyReasonTail(limit_seconds);
 }
 
-void RequestRouter::set_queue_wait_limits(double limit_seconds, double standing_seconds) {
-  queue_limit_.Configure(limit_seconds, standing_seconds);
-  busy_reason_tail_ = BusyReasonTail(queue_limit_.limit_seconds());
-  standing_reason_tail_ = StandingReasonTail(queue_limit_.standing_seconds());
-}
-
-void RequestRouter::Busy(double waited_seconds, bool standing, int soap_version, bool keep_alive,
+void RequestRouter::Busy(double waited_seconds, int soap_version, bool keep_alive,
                          std::chrono::steady_clock::time_point started, HttpResponse* response) {
   response->Clear();
   metrics_->RecordRejection(503);
   const int version = soap_version == 2 ? 2 : 1;
-  // The wait in the limit's unit: milliseconds against --max-queue-wait, microseconds against the short one.
-  const long shown = std::lround(waited_seconds * (standing ? 1e6 : 1e3));
   char waited[24];
-  const size_t waited_size =
-      static_cast<size_t>(std::to_chars(waited, waited + sizeof(waited), shown).ptr - waited);
-  const std::string& tail = standing ? standing_reason_tail_ : busy_reason_tail_;
+  const size_t waited_size = static_cast<size_t>(
+      std::to_chars(waited, waited + sizeof(waited), std::lround(waited_seconds * 1000)).ptr - waited);
   std::string& body = response->body;
   const std::string& before = Envelopes().before[version - 1];
   const std::string& after = Envelopes().after[version - 1];
-  body.reserve(before.size() + kBusyReasonHead.size() + sizeof(waited) + tail.size() + after.size());
-  body.append(before).append(kBusyReasonHead).append(waited, waited_size).append(tail).append(after);
+  body.reserve(before.size() + kBusyReasonHead.size() + sizeof(waited) + busy_reason_tail_.size() + after.size());
+  body.append(before).append(kBusyReasonHead).append(waited, waited_size).append(busy_reason_tail_).append(after);
   AppendResponseHead(503, version == 2 ? kSoap12ContentType : kSoap11ContentType, response->body.size(), keep_alive,
                      "Retry-After: 1\r\n", &response->head);
   response->close = !keep_alive;
@@ -187,14 +178,13 @@ bool RequestRouter::RefuseBusyHead(const HttpRequest& head, bool allow_keep_aliv
   // Route() and ServeSoap() decide in this order: the resource and method, fault injection, then the head's
   // verdict (415, 411, 412, the queue wait). The wait only grows while the body arrives, so a head over the
   // limit is refused exactly as the whole request would be, only sooner. Most heads are under it: tested first.
-  const double limit = queue_limit_.Observe(waited_seconds, QueueWaitLimit::CoarseNowNanos());
-  if (limit <= 0 || waited_seconds <= limit) return false;
+  if (max_queue_wait_ <= 0 || waited_seconds <= max_queue_wait_) return false;
   if (head.path != "/soap" || head.method != "POST" || (fault_injection_ && !head.fault.empty())) return false;
   const SoapRequestFacts facts = ReadSoapFacts(head);
-  if (JudgeSoapHead(facts, waited_seconds, limit) != SoapHeadVerdict::kBusy) return false;
+  if (JudgeSoapHead(facts, waited_seconds, max_queue_wait_) != SoapHeadVerdict::kBusy) return false;
   const auto started = std::chrono::steady_clock::now();
-  Busy(waited_seconds, limit < queue_limit_.limit_seconds(), facts.version,
-       head.keep_alive && allow_keep_alive && !head.expect_continue, started, response);
+  Busy(waited_seconds, facts.version, head.keep_alive && allow_keep_alive && !head.expect_continue, started,
+       response);
   return true;
 }
 
@@ -294,8 +284,7 @@ void RequestRouter::ServeSoap(const HttpRequest& request, bool keep_alive, doubl
                               HttpResponse* response) {
   const auto started = std::chrono::steady_clock::now();
   const SoapRequestFacts facts = ReadSoapFacts(request);
-  const double limit = queue_limit_.Observe(waited_seconds, QueueWaitLimit::CoarseNowNanos());
-  switch (JudgeSoapHead(facts, waited_seconds, limit)) {
+  switch (JudgeSoapHead(facts, waited_seconds, max_queue_wait_)) {
     case SoapHeadVerdict::kNotSoap: {
       const std::string shown = facts.content_type.empty() ? "none" : std::string(facts.content_type);
       return RejectAs(1, 415, "Content-Type " + shown + " is not a SOAP media type (text/xml for SOAP 1.1, "
@@ -311,8 +300,7 @@ void RequestRouter::ServeSoap(const HttpRequest& request, bool keep_alive, doubl
       return RejectAs(facts.version, 412, "If-Match is false: /soap has no current representation to match "
                       "(RFC 9110 section 13.1.1), so the operation was not run", "", response);
     case SoapHeadVerdict::kBusy:
-      return Busy(waited_seconds, limit < queue_limit_.limit_seconds(), facts.version, keep_alive, started,
-                  response);
+      return Busy(waited_seconds, facts.version, keep_alive, started, response);
     case SoapHeadVerdict::kServe:
       break;
   }

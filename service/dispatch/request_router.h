@@ -12,7 +12,6 @@
 
 #include "service/admin/metrics.h"
 #include "service/dispatch/blocking_pool.h"
-#include "service/dispatch/queue_wait_limit.h"
 #include "service/dispatch/soap_request_facts.h"
 #include "service/http/http_request_parser.h"
 #include "service/soap/soap_engine.h"
@@ -80,14 +79,11 @@ class RequestRouter {
   bool AnswerIncrement(const SoapEngine::PendingIncrement& pending, bool keep_alive, int64_t value,
                        HttpResponse* response);
 
-  // SOAP requests that waited longer than `limit_seconds` (> 0; --max-queue-wait) get Busy() instead of being
-  // run, and while a standing queue is seen, those that waited longer than `standing_seconds` (> 0;
-  // --standing-queue-wait; QueueWaitLimit).
-  void set_queue_wait_limits(double limit_seconds, double standing_seconds);
+  // SOAP requests that waited longer than `limit_seconds` (> 0) get Busy() instead of being run.
+  void set_max_queue_wait(double limit_seconds);
   // Honour X-Lather-Fault (service/dispatch/fault_injection.h); off by default.
   void set_fault_injection(bool on) { fault_injection_ = on; }
-  // The operator's limit (--max-queue-wait), which a call deferred to the pool is judged against there.
-  double max_queue_wait() const { return queue_limit_.limit_seconds(); }
+  double max_queue_wait() const { return max_queue_wait_; }
   // True when the last SOAP call this router judged against --max-queue-wait was refused: the loop is
   // shedding load, and its next request is likely refused on its head too.
   bool shedding() const { return shedding_; }
@@ -97,11 +93,9 @@ class RequestRouter {
   void Route(const HttpRequest& request, bool allow_keep_alive, double waited_seconds, HttpResponse* response);
 
   // Fills *response with 503 + Retry-After and a Server/Receiver fault of `soap_version` (1.2's for 2, 1.1's
-  // otherwise) saying the request waited `waited_seconds`, over the limit; the connection stays open. Counted
-  // as a 503 rejection, with the time spent answering it (from `started`, a steady-clock time) in the
-  // busy-answer histogram. `standing`: it was judged against the short limit of a standing queue
-  // (QueueWaitLimit), not the operator's.
-  void Busy(double waited_seconds, bool standing, int soap_version, bool keep_alive,
+  // otherwise) saying the request waited `waited_seconds`, over the limit; the connection stays open. Counted as a 503 rejection, with
+  // the time spent answering it (from `started`, a steady-clock time) in the busy-answer histogram.
+  void Busy(double waited_seconds, int soap_version, bool keep_alive,
             std::chrono::steady_clock::time_point started, HttpResponse* response);
 
   // For a request whose head is parsed and whose body is still to come: when the head alone already decides
@@ -131,13 +125,11 @@ class RequestRouter {
   SoapEngine* engine_;
   LoopMetrics* metrics_;
   size_t long_body_bytes_;
-  QueueWaitLimit queue_limit_;
+  double max_queue_wait_ = 0;
   bool shedding_ = false;
   // Busy()'s reason after the wait's digits (it names the limit); the envelope around it is built once.
   static std::string BusyReasonTail(double limit_seconds);
-  static std::string StandingReasonTail(double limit_seconds);
   std::string busy_reason_tail_ = BusyReasonTail(0);
-  std::string standing_reason_tail_ = StandingReasonTail(0);
   bool serve_metrics_ = true;
   size_t max_decoded_bytes_ = HttpLimits().max_body_bytes;
   std::function<std::string()> render_metrics_;

@@ -41,12 +41,6 @@ struct ServerOptions {
   // the moment the server could start it is answered 503 + Retry-After at once instead of run, so an
   // overloaded server spends its time on requests still worth answering. 0: no limit.
   std::chrono::milliseconds max_queue_wait{1000};
-  // While a standing queue is seen (no request in the last 100 ms waited less than this), a SOAP request that
-  // waited longer than this is answered 503 + Retry-After too (QueueWaitLimit): under overload the calls
-  // served keep about their unloaded latency. 0: off (the default: a closed-loop client with more connections
-  // than a loop serves in this time makes a standing queue too, and would get 503s instead of waiting its
-  // turn).
-  std::chrono::microseconds standing_queue_wait{0};
   // EchoDataSamples bodies larger than this run on the pool instead of the event loop.
   size_t long_body_bytes = 64 * 1024;
   // HTTP framing limits (request line, headers, body size).

@@ -23,8 +23,7 @@ EventLoop::EventLoop(const ServerOptions& options, BlockingPool* pool)
       operations_(nullptr),  // the loop never touches the store: those calls are deferred to the pool
       engine_(&operations_, options.soap, true),
       router_(&engine_, &metrics_, "", options.long_body_bytes) {  // the address is set once bound
-  router_.set_queue_wait_limits(std::chrono::duration<double>(options.max_queue_wait).count(),
-                                std::chrono::duration<double>(options.standing_queue_wait).count());
+  router_.set_max_queue_wait(std::chrono::duration<double>(options.max_queue_wait).count());
   router_.set_https(options.tls != nullptr);
   const char* edge = std::getenv("LATHER_EDGE_READS");
   edge_reads_ = edge != nullptr && std::string_view(edge) == "1";

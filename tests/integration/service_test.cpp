@@ -641,57 +641,6 @@ TEST_CASE("a request over --max-queue-wait is refused on its head: 503 before it
   CHECK(MetricValue(after, "lather_refusal_cpu_seconds_total") < 0.01 * MetricValue(after, "lather_refusals_timed_total"));
 }
 
-TEST_CASE("with --standing-queue-wait a standing queue's stale requests get 503, and an idle loop serves them again",
-          "[integration][limits]") {
-  // Rounds of stale requests: the service is stopped for 60 ms while one IncCounter is written on each of 8
-  // connections, so every request it judges waited >= 60 ms, over the short limit (2 ms) and under
-  // --max-queue-wait (1 s). The first round is served (no interval has judged a queue standing yet); a
-  // round judged after an interval with no wait under 2 ms is refused with the short limit's reason. After
-  // an idle half second the same stale round is served again.
-  ServiceProcess service("", {"--threads", "1", "--standing-queue-wait", "2000"});
-  const std::string request =
-      SoapPost(kSoap11Type, Envelope(kEnv11, "<l:IncCounter><l:name>standing</l:name></l:IncCounter>"));
-  std::vector<std::unique_ptr<lather::test::RawConnection>> connections;
-  for (int i = 0; i < 8; ++i) {
-    connections.push_back(std::make_unique<lather::test::RawConnection>(service.port()));
-    REQUIRE(connections.back()->Send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"));
-    REQUIRE(connections.back()->Receive().status == 200);
-  }
-  int64_t served = 0;
-  const auto stale_round = [&](std::vector<int>* statuses, std::string* refusal) {
-    REQUIRE(::kill(service.pid(), SIGSTOP) == 0);
-    REQUIRE(lather::test::WaitAllThreadsStopped(service.pid()));
-    for (auto& c : connections) REQUIRE(c->Send(request));
-    std::this_thread::sleep_for(std::chrono::milliseconds(60));
-    REQUIRE(::kill(service.pid(), SIGCONT) == 0);
-    for (auto& c : connections) {
-      const RawResponse r = c->Receive();
-      statuses->push_back(r.status);
-      if (r.status == 200) ++served;
-      if (r.status == 503 && refusal->empty()) {
-        CHECK(r.Header("retry-after") == "1");
-        *refusal = r.body;
-      }
-    }
-  };
-  std::vector<int> first;
-  std::string refusal;
-  stale_round(&first, &refusal);
-  CHECK(first == std::vector<int>(8, 200));
-  // Rounds follow one another within about 70 ms, so each 100 ms interval judges only stale requests.
-  std::vector<int> later;
-  for (int round = 0; round < 10 && refusal.empty(); ++round) stale_round(&later, &refusal);
-  REQUIRE_FALSE(refusal.empty());
-  CHECK(refusal.find("us that applies while requests arrive faster than they are served") != std::string::npos);
-  CHECK(ElementText(refusal, "faultcode") == "SOAP-ENV:Server");
-
-  std::this_thread::sleep_for(std::chrono::milliseconds(500));
-  std::vector<int> after_idle;
-  stale_round(&after_idle, &refusal);
-  CHECK(after_idle == std::vector<int>(8, 200));
-  CHECK(Counter(service, "standing") == served);  // every refused call left the counter alone
-}
-
 TEST_CASE("one connection more than --max-connections is answered 503 and closed, and the others keep working",
           "[integration][limits]") {
   ServiceProcess service("", {"--max-connections", "3"});

@@ -22,7 +22,7 @@ TEST_CASE("a busy answer is the fault envelope of the request's SOAP version wit
   SoapEngine engine(&operations, SoapEngineLimits(), true);
   LoopMetrics metrics;
   RequestRouter router(&engine, &metrics, "127.0.0.1:8080", 1 << 20);
-  router.set_queue_wait_limits(0.05, 0);
+  router.set_max_queue_wait(0.05);
   struct Case {
     const char* content_type;
     int version;
@@ -33,7 +33,7 @@ TEST_CASE("a busy answer is the fault envelope of the request's SOAP version wit
                         Case{"text/xml", 1, 12345.678, "12345678"}}) {
     INFO(c.content_type << ", waited " << c.waited);
     HttpResponse response;
-    router.Busy(c.waited, false, c.version, true, std::chrono::steady_clock::now(), &response);
+    router.Busy(c.waited, c.version, true, std::chrono::steady_clock::now(), &response);
     std::string expected;
     lather::AppendFaultEnvelope(c.version, false,
                                 std::string("the server is busy: this request waited ") + c.waited_text +
@@ -48,23 +48,4 @@ TEST_CASE("a busy answer is the fault envelope of the request's SOAP version wit
     CHECK(response.head.find(c.version == 2 ? "application/soap+xml" : "text/xml") != std::string::npos);
   }
   CHECK(router.shedding());
-}
-
-TEST_CASE("a busy answer against the standing queue's limit names it in microseconds",
-          "[service][dispatch]") {
-  Operations operations(nullptr);
-  SoapEngine engine(&operations, SoapEngineLimits(), true);
-  LoopMetrics metrics;
-  RequestRouter router(&engine, &metrics, "127.0.0.1:8080", 1 << 20);
-  router.set_queue_wait_limits(0.05, 0.0005);
-  HttpResponse response;
-  router.Busy(0.000734, true, 1, true, std::chrono::steady_clock::now(), &response);
-  std::string expected;
-  lather::AppendFaultEnvelope(
-      1, false,
-      "the server is busy: this request waited 734 us for its turn, over the limit of 500 us "
-      "that applies while requests arrive faster than they are served; retry later",
-      &expected);
-  CHECK(response.body == expected);
-  CHECK(response.head.find("Retry-After: 1\r\n") != std::string::npos);
 }
