@@ -182,6 +182,9 @@ bool RequestRouter::RefuseBusyHead(const HttpRequest& head, bool allow_keep_aliv
   if (head.path != "/soap" || head.method != "POST" || (fault_injection_ && !head.fault.empty())) return false;
   const SoapRequestFacts facts = ReadSoapFacts(head);
   if (JudgeSoapHead(facts, waited_seconds, max_queue_wait_) != SoapHeadVerdict::kBusy) return false;
+  // A starving loop serves some requests over the limit: ServeSoap() decides, with the whole request.
+  if (starvation_.Starving(StarvationGuard::CoarseNowNanos())) return false;
+  starvation_.Refused();
   const auto started = std::chrono::steady_clock::now();
   Busy(waited_seconds, facts.version, head.keep_alive && allow_keep_alive && !head.expect_continue, started,
        response);
@@ -300,8 +303,12 @@ void RequestRouter::ServeSoap(const HttpRequest& request, bool keep_alive, doubl
       return RejectAs(facts.version, 412, "If-Match is false: /soap has no current representation to match "
                       "(RFC 9110 section 13.1.1), so the operation was not run", "", response);
     case SoapHeadVerdict::kBusy:
+      // Over the limit: refused, unless the loop is starving and this is one of those it serves anyway.
+      if (starvation_.Starving(StarvationGuard::CoarseNowNanos()) && starvation_.ServeAnyway()) break;
+      starvation_.Refused();
       return Busy(waited_seconds, facts.version, keep_alive, started, response);
     case SoapHeadVerdict::kServe:
+      starvation_.ServedInLimit();
       break;
   }
   shedding_ = false;

@@ -13,6 +13,7 @@
 #include "service/admin/metrics.h"
 #include "service/dispatch/blocking_pool.h"
 #include "service/dispatch/soap_request_facts.h"
+#include "service/dispatch/starvation_guard.h"
 #include "service/http/http_request_parser.h"
 #include "service/soap/soap_engine.h"
 
@@ -126,6 +127,7 @@ class RequestRouter {
   LoopMetrics* metrics_;
   size_t long_body_bytes_;
   double max_queue_wait_ = 0;
+  StarvationGuard starvation_;  // keeps the refusals by age from starving the loop
   bool shedding_ = false;
   // Busy()'s reason after the wait's digits (it names the limit); the envelope around it is built once.
   static std::string BusyReasonTail(double limit_seconds);
