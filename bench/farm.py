@@ -119,10 +119,11 @@ class Cluster:
         """Gives cgroup `group` (node-I, haproxy, postgres) a CPU quota of `cores` per 100 ms period, as
         scripts/cluster does for the nodes (None: no quota). The nodes' quota is self.quota (one for all)."""
         period = 100000
+        quota_us = max(1000, round(cores * period)) if cores else None
         if self.e.get("LATHER_CLUSTER_CG_KIND") == "v2":
-            path, text = self.cg_file(group, "cpu.max"), f"{max(1000, round(cores * period)) if cores else 'max'} {period}"
+            path, text = self.cg_file(group, "cpu.max"), f"{quota_us or 'max'} {period}"
         else:
-            path, text = self.cg_file(group, "cpu.cfs_quota_us"), str(max(1000, round(cores * period)) if cores else -1)
+            path, text = self.cg_file(group, "cpu.cfs_quota_us"), str(quota_us or -1)
         with open(path, "w") as f:
             f.write(text)
         if group.startswith("node-"):
