@@ -568,6 +568,9 @@ void Worker::Run() {
   }
   finished_ns = NowNanos();
   if (window_started_) stats.cpu_seconds = ThreadCpuSeconds() - cpu_at_start;
+  for (const Connection& c : connections_) {
+    for (const Call& call : c.inflight) stats.unanswered_at_end += call.intended_ns >= warm_end_ns_ ? 1 : 0;
+  }
   for (Connection& c : connections_) Close(c);
   close(epoll_);
   done = true;

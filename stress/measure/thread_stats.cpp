@@ -33,6 +33,7 @@ void ThreadStats::Merge(const ThreadStats& o) {
   for (size_t i = 0; i < outcomes.size(); ++i) outcomes[i] += o.outcomes[i];
   bytes.Merge(o.bytes);
   late_calls += o.late_calls;
+  unanswered_at_end += o.unanswered_at_end;
   max_lateness_ns = std::max(max_lateness_ns, o.max_lateness_ns);
   total_lateness_ns += o.total_lateness_ns;
   connections_opened += o.connections_opened;

@@ -57,6 +57,9 @@ struct ThreadStats {
   std::array<uint64_t, kCallOutcomeCount> outcomes{};
   ByteCounts bytes;
   uint64_t late_calls = 0;        // open model: sent more than 1 ms after their scheduled time
+  // Calls of the window sent (or being sent) but not answered when the run ended: neither ok nor failed, and
+  // the server may have served them (an IncCounter among them may have counted).
+  uint64_t unanswered_at_end = 0;
   uint64_t max_lateness_ns = 0;
   uint64_t total_lateness_ns = 0;
   uint64_t connections_opened = 0;

@@ -202,6 +202,11 @@ void PrintReport(const RunReport& r, std::FILE* out) {
   std::fprintf(out, "  calls        %s ok, %s failed%s in %.2f s\n", WithThousands(static_cast<double>(t.calls_ok())).c_str(),
                WithThousands(static_cast<double>(t.failures())).c_str(), failures.c_str(), r.load.window_seconds);
   if (!t.first_failure.empty()) std::fprintf(out, "  first failure  %s\n", t.first_failure.c_str());
+  if (t.unanswered_at_end > 0) {
+    std::fprintf(out, "  unanswered   %s call%s sent and not answered when the run ended: neither ok nor failed (the "
+                 "server may have served them)\n", WithThousands(static_cast<double>(t.unanswered_at_end)).c_str(),
+                 t.unanswered_at_end == 1 ? "" : "s");
+  }
   if (t.connections_opened > static_cast<uint64_t>(s.connections)) {
     std::fprintf(out, "  connections  %s opened for %d connection%s: %s\n", WithThousands(static_cast<double>(t.connections_opened)).c_str(),
                  s.connections, s.connections == 1 ? "" : "s",
@@ -410,6 +415,7 @@ Poco::JSON::Object ReportObject(const RunReport& r) {
   calls.set("samples_per_second", r.samples_per_second());
   calls.set("socket_megabytes_per_second", r.socket_megabytes_per_second());
   calls.set("late_calls", t.late_calls);
+  calls.set("unanswered_at_end", t.unanswered_at_end);
   calls.set("connections_opened", t.connections_opened);
   calls.set("max_lateness_ns", t.max_lateness_ns);
   root.set("calls", calls);

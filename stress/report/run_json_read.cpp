@@ -279,6 +279,7 @@ void Read(const Node& root, RunReport* r) {
   }
   t.first_failure = calls.str("first_failure");
   t.late_calls = calls.get<uint64_t>("late_calls");
+  t.unanswered_at_end = calls.has("unanswered_at_end") ? calls.get<uint64_t>("unanswered_at_end") : 0;  // newer runs
   t.connections_opened = calls.get<uint64_t>("connections_opened");
   t.max_lateness_ns = calls.get<uint64_t>("max_lateness_ns");
   t.latency = Histogram(root.child("latency").child("histogram"));

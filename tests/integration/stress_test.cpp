@@ -1,7 +1,11 @@
 // lather-stress against the real service: the figures must add up.
 #include <catch2/catch.hpp>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <fstream>
@@ -24,7 +28,30 @@ using lather::test::ServiceProcess;
 namespace {
 using Run = lather::test::CommandResult;
 
+// A TCP listener on 127.0.0.1 that never accepts: the kernel completes the handshakes and takes the requests'
+// bytes, and no answer ever comes.
+class SilentListener {
+ public:
+  SilentListener() {
+    fd_ = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    REQUIRE(::bind(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0);
+    REQUIRE(::listen(fd_, 16) == 0);
+    socklen_t length = sizeof addr;
+    ::getsockname(fd_, reinterpret_cast<sockaddr*>(&addr), &length);
+    port_ = ntohs(addr.sin_port);
+  }
+  ~SilentListener() { ::close(fd_); }
+  SilentListener(const SilentListener&) = delete;
+  SilentListener& operator=(const SilentListener&) = delete;
+  std::string url() const { return "http://127.0.0.1:" + std::to_string(port_) + "/soap"; }
 
+ private:
+  int fd_ = -1;
+  int port_ = 0;
+};
 }  // namespace
 
 TEST_CASE("an IncCounter run's successful calls equal the counter's value afterwards", "[integration][stress]") {
@@ -39,6 +66,7 @@ TEST_CASE("an IncCounter run's successful calls equal the counter's value afterw
   const auto calls = report->getObject("calls");
   CHECK(calls->getValue<uint64_t>("ok") == 3000);
   CHECK(calls->getValue<uint64_t>("failed") == 0);
+  CHECK(calls->getValue<uint64_t>("unanswered_at_end") == 0);  // a run of -n calls waits for every answer
 
   lather::ClientOptions options;
   options.url = service.url();
@@ -108,6 +136,20 @@ TEST_CASE("a live run's series covers its window: whole seconds, a partial last 
     }
     CHECK(ok == report->getObject("calls")->getValue<uint64_t>("ok"));
   }
+}
+
+TEST_CASE("calls still unanswered when a timed run ends are reported as such, neither ok nor failed",
+          "[integration][stress]") {
+  // A soak's counter check needs them: each may have been served (an IncCounter counted) after the run stopped.
+  ServiceProcess service;  // for its folder
+  const SilentListener silent;
+  const std::string json = service.folder() + "/unanswered.json";
+  const Run run = RunStress(silent.url() + " -d 1s --warmup 0 -c 3 -t 1 --timeout 30s --no-probe -q --json " + json);
+  INFO(run.output);
+  const auto calls = ReadJson(json)->getObject("calls");
+  CHECK(calls->getValue<uint64_t>("ok") == 0);
+  CHECK(calls->getValue<uint64_t>("failed") == 0);
+  CHECK(calls->getValue<uint64_t>("unanswered_at_end") == 3);  // one call on each connection, none answered
 }
 
 TEST_CASE("a run against a closed port fails at once with one line and exit 3", "[integration][stress]") {

@@ -1,4 +1,5 @@
 #include "service/store/counter_store.h"
+#include "tests/unit/service/store/temp_dir.h"
 
 #include <sys/wait.h>
 #include <unistd.h>
@@ -12,19 +13,7 @@
 using lather::CounterStore;
 using lather::Status;
 
-namespace {
-// A fresh folder under the system temp folder, removed at the end of the test.
-struct TempDir {
-  TempDir() {
-    path = std::filesystem::temp_directory_path() / ("lather-store-test-" + std::to_string(::getpid()) + "-" +
-                                                      std::to_string(counter++));
-    std::filesystem::create_directories(path);
-  }
-  ~TempDir() { std::filesystem::remove_all(path); }
-  std::filesystem::path path;
-  static inline int counter = 0;
-};
-}  // namespace
+using lather::test::TempDir;
 
 TEST_CASE("a fresh counter reads 0 and its first increment returns 1", "[service][store]") {
   TempDir dir;

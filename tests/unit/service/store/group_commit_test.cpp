@@ -1,4 +1,5 @@
 #include "service/store/group_commit.h"
+#include "tests/unit/service/store/temp_dir.h"
 
 #include <catch2/catch.hpp>
 
@@ -6,18 +7,18 @@
 #include <atomic>
 #include <chrono>
 #include <mutex>
-#include <filesystem>
 #include <thread>
-#include <unistd.h>
 #include <vector>
 
 using lather::CounterStore;
 using lather::GroupCommitter;
 
+using lather::test::TempDir;
+
 TEST_CASE("increments from many threads are all committed, in fewer transactions than increments",
           "[service][store][group-commit]") {
-  const auto path = std::filesystem::temp_directory_path() / ("lather-gc-" + std::to_string(::getpid()) + ".db");
-  const std::string uri = "sqlite:" + path.string();
+  const TempDir dir;
+  const std::string uri = dir.SqliteUri();
   std::unique_ptr<CounterStore> store;
   REQUIRE(CounterStore::Open(uri, &store).ok());
   constexpr int kThreads = 16, kEach = 50;
@@ -51,19 +52,12 @@ TEST_CASE("increments from many threads are all committed, in fewer transactions
   int64_t value = 0;
   REQUIRE(reader->Get("gc", &value).ok());
   CHECK(value == kThreads * kEach);
-  reader.reset();
-  std::filesystem::remove(path);
-  std::filesystem::remove(path.string() + "-wal");
-  std::filesystem::remove(path.string() + "-shm");
 }
 
 namespace {
-std::unique_ptr<CounterStore> FreshStore(const std::string& tag) {
-  const auto path = std::filesystem::temp_directory_path() /
-                    ("lather-gc-" + tag + "-" + std::to_string(::getpid()) + ".db");
-  std::filesystem::remove(path);
+std::unique_ptr<CounterStore> FreshStore(const TempDir& dir) {
   std::unique_ptr<CounterStore> store;
-  REQUIRE(CounterStore::Open("sqlite:" + path.string(), &store).ok());
+  REQUIRE(CounterStore::Open(dir.SqliteUri(), &store).ok());
   return store;
 }
 
@@ -82,7 +76,8 @@ TEST_CASE("submitted increments beside waiting callers all get distinct values, 
   std::vector<int64_t> values;
   std::atomic<int> answered{0}, failed{0};
   {
-    GroupCommitter committer(FreshStore("mixed"));
+    const TempDir dir;
+    GroupCommitter committer(FreshStore(dir));
     std::vector<std::thread> threads;
     for (int t = 0; t < kThreads; ++t) {
       threads.emplace_back([&] {
@@ -113,9 +108,9 @@ TEST_CASE("submitted increments beside waiting callers all get distinct values, 
 
 TEST_CASE("Submit refuses past its queue limit, and one that waited too long is answered busy and not counted",
           "[service][store][group-commit]") {
-  auto store = FreshStore("limits");
-  const std::string uri = "sqlite:" + (std::filesystem::temp_directory_path() /
-                                       ("lather-gc-limits-" + std::to_string(::getpid()) + ".db")).string();
+  const TempDir dir;
+  auto store = FreshStore(dir);
+  const std::string uri = dir.SqliteUri();
   std::unique_ptr<CounterStore> blocker;
   REQUIRE(CounterStore::Open(uri, &blocker).ok());
   REQUIRE(blocker->LockForTest().ok());  // the writer's first batch waits for this lock
@@ -142,9 +137,9 @@ TEST_CASE("Submit refuses past its queue limit, and one that waited too long is 
 
 TEST_CASE("a submitted group is queued up to the limit, the rest refused, and its callback runs once with every answer",
           "[service][store][group-commit]") {
-  auto store = FreshStore("group");
-  const std::string uri = "sqlite:" + (std::filesystem::temp_directory_path() /
-                                       ("lather-gc-group-" + std::to_string(::getpid()) + ".db")).string();
+  const TempDir dir;
+  auto store = FreshStore(dir);
+  const std::string uri = dir.SqliteUri();
   std::unique_ptr<CounterStore> blocker;
   REQUIRE(CounterStore::Open(uri, &blocker).ok());
   REQUIRE(blocker->LockForTest().ok());  // the writer's first batch waits for this lock
@@ -202,8 +197,9 @@ TEST_CASE("a group larger than one batch is answered once, after its last item c
           "[service][store][group-commit]") {
   std::atomic<int> callbacks{0};
   std::vector<int64_t> values;
+  const TempDir dir;
   {
-    GroupCommitter committer(FreshStore("big-group"));
+    GroupCommitter committer(FreshStore(dir));
     auto group = std::make_unique<GroupCommitter::Group>();
     group->items.resize(1500);  // three batches of at most 512
     for (auto& item : group->items) item.name = "big";
