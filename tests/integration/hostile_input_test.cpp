@@ -25,6 +25,7 @@
 #include "service/memory/memory_return.h"
 #include "tests/integration/process_stats.h"
 #include "tests/integration/raw_http.h"
+#include "tests/integration/idle_listener.h"
 #include "tests/integration/service_process.h"
 #include "tests/integration/soap_fixtures.h"
 
@@ -146,35 +147,6 @@ void SendThenReset(int port, const std::string& bytes, bool await_answer) {
   ::close(fd);
 }
 
-// A TCP listener on 127.0.0.1 (port 0) that a test can ask whether anyone connected.
-class CanaryListener {
- public:
-  CanaryListener() {
-    fd_ = ::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    REQUIRE(::bind(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0);
-    REQUIRE(::listen(fd_, 16) == 0);
-    socklen_t length = sizeof addr;
-    ::getsockname(fd_, reinterpret_cast<sockaddr*>(&addr), &length);
-    port_ = ntohs(addr.sin_port);
-  }
-  ~CanaryListener() { ::close(fd_); }
-  CanaryListener(const CanaryListener&) = delete;
-  CanaryListener& operator=(const CanaryListener&) = delete;
-
-  int port() const { return port_; }
-  // True if a connection is waiting to be accepted (looked for during `wait_ms`).
-  bool Connected(int wait_ms) const {
-    pollfd p{fd_, POLLIN, 0};
-    return ::poll(&p, 1, wait_ms) > 0;
-  }
-
- private:
-  int fd_ = -1;
-  int port_ = 0;
-};
 
 }  // namespace
 
@@ -220,7 +192,7 @@ TEST_CASE("a 50 MB string value under the message limit but over --max-string is
 TEST_CASE("a DTD naming an external DTD or entity is refused before anything is fetched", "[integration][faults][xml]") {
   ServiceProcess service;
   const Baseline before = TakeBaseline(service);
-  CanaryListener listener;
+  lather::test::IdleListener listener;
   const std::string url = "http://127.0.0.1:" + std::to_string(listener.port()) + "/x.dtd";
   char canary_path[] = "/tmp/lather-canary-XXXXXX";
   const int canary_fd = ::mkstemp(canary_path);

@@ -1,11 +1,7 @@
 // lather-stress against the real service: the figures must add up.
 #include <catch2/catch.hpp>
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
 #include <sys/wait.h>
-#include <unistd.h>
 
 #include <cstdio>
 #include <fstream>
@@ -18,6 +14,7 @@
 #include <Poco/JSON/Parser.h>
 
 #include "client/soap_client.h"
+#include "tests/integration/idle_listener.h"
 #include "tests/integration/service_process.h"
 #include "tests/integration/stress_run.h"
 
@@ -28,30 +25,6 @@ using lather::test::ServiceProcess;
 namespace {
 using Run = lather::test::CommandResult;
 
-// A TCP listener on 127.0.0.1 that never accepts: the kernel completes the handshakes and takes the requests'
-// bytes, and no answer ever comes.
-class SilentListener {
- public:
-  SilentListener() {
-    fd_ = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    REQUIRE(::bind(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0);
-    REQUIRE(::listen(fd_, 16) == 0);
-    socklen_t length = sizeof addr;
-    ::getsockname(fd_, reinterpret_cast<sockaddr*>(&addr), &length);
-    port_ = ntohs(addr.sin_port);
-  }
-  ~SilentListener() { ::close(fd_); }
-  SilentListener(const SilentListener&) = delete;
-  SilentListener& operator=(const SilentListener&) = delete;
-  std::string url() const { return "http://127.0.0.1:" + std::to_string(port_) + "/soap"; }
-
- private:
-  int fd_ = -1;
-  int port_ = 0;
-};
 }  // namespace
 
 TEST_CASE("an IncCounter run's successful calls equal the counter's value afterwards", "[integration][stress]") {
@@ -142,7 +115,7 @@ TEST_CASE("calls still unanswered when a timed run ends are reported as such, ne
           "[integration][stress]") {
   // A soak's counter check needs them: each may have been served (an IncCounter counted) after the run stopped.
   ServiceProcess service;  // for its folder
-  const SilentListener silent;
+  const lather::test::IdleListener silent;
   const std::string json = service.folder() + "/unanswered.json";
   const Run run = RunStress(silent.url() + " -d 1s --warmup 0 -c 3 -t 1 --timeout 30s --no-probe -q --json " + json);
   INFO(run.output);
