@@ -18,7 +18,7 @@ using lather::test::TempDir;
 TEST_CASE("a fresh counter reads 0 and its first increment returns 1", "[service][store]") {
   TempDir dir;
   std::unique_ptr<CounterStore> store;
-  REQUIRE(CounterStore::Open("sqlite:" + (dir.path / "c.db").string(), &store).ok());
+  REQUIRE(CounterStore::Open(dir.SqliteUri(), &store).ok());
   int64_t value = -1;
   REQUIRE(store->Get("fresh", &value).ok());
   CHECK(value == 0);
@@ -31,7 +31,7 @@ TEST_CASE("a fresh counter reads 0 and its first increment returns 1", "[service
 TEST_CASE("many increments count exactly and names are independent", "[service][store]") {
   TempDir dir;
   std::unique_ptr<CounterStore> store;
-  REQUIRE(CounterStore::Open("sqlite:" + (dir.path / "c.db").string(), &store).ok());
+  REQUIRE(CounterStore::Open(dir.SqliteUri(), &store).ok());
   int64_t value = 0;
   for (int i = 1; i <= 200; ++i) {
     REQUIRE(store->Increment("a", &value).ok());
@@ -108,7 +108,7 @@ TEST_CASE("one batch's increments of a counter get consecutive values in queue o
   // A batch adds each counter's increments with one statement; every caller still gets its own value.
   TempDir dir;
   std::unique_ptr<CounterStore> store;
-  REQUIRE(CounterStore::Open("sqlite:" + (dir.path / "c.db").string(), &store).ok());
+  REQUIRE(CounterStore::Open(dir.SqliteUri(), &store).ok());
   int64_t value = 0;
   REQUIRE(store->Increment("a", &value).ok());  // a = 1 before the batch; b is new
   const std::string a = "a", b = "b";
@@ -132,12 +132,12 @@ TEST_CASE("a batch waits for another connection's write lock instead of failing 
           "[service][store]") {
   TempDir dir;
   std::unique_ptr<CounterStore> store;
-  REQUIRE(CounterStore::Open("sqlite:" + (dir.path / "c.db").string(), &store).ok());
+  REQUIRE(CounterStore::Open(dir.SqliteUri(), &store).ok());
   int64_t value = 0;
   REQUIRE(store->Increment("a", &value).ok());
   // Another connection holds the write lock: BEGIN IMMEDIATE waits its busy timeout and fails cleanly.
   std::unique_ptr<CounterStore> other;
-  REQUIRE(CounterStore::Open("sqlite:" + (dir.path / "c.db").string(), &other).ok());
+  REQUIRE(CounterStore::Open(dir.SqliteUri(), &other).ok());
   REQUIRE(other->LockForTest().ok());
   const std::string a = "a";
   std::vector<lather::CounterIncrement> batch(2);
