@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cctype>
 #include <chrono>
+#include <cstdint>
 #include <filesystem>
 #include <mutex>
 #include <thread>
@@ -199,6 +200,25 @@ void CounterStore::Connect() {
                                 "WHERE m.message_id = u.id");
     pg->Prepare("purge", "DELETE FROM message_ids WHERE message_id IN "
                          "(SELECT message_id FROM message_ids WHERE at <= $1 ORDER BY at LIMIT $2)");
+    // A whole batch whose ids are all new, in one statement and one commit (CountInOneStatement): each
+    // counter's increments added ($1 names, $2 counts; in name order, the order every writer locks them in),
+    // each id remembered with its value ($3 ids, $4 their counters, $5 how far below the counter's new value
+    // the id's increment is), up to $8 ids older than $7 purged. An id taken already fails the statement
+    // (unique_violation) and nothing of it is written: the claim-first transaction takes the batch then.
+    pg->Prepare("count_all",
+                "WITH counted AS (INSERT INTO counters (name, value) "
+                "SELECT u.name, u.n FROM unnest($1::text[], $2::bigint[]) AS u(name, n) ORDER BY u.name "
+                "ON CONFLICT (name) DO UPDATE SET value = counters.value + excluded.value RETURNING name, value), "
+                "remembered AS (INSERT INTO message_ids (message_id, name, value, at) "
+                "SELECT u.id, u.name, c.value - u.below, $6 "
+                "FROM unnest($3::text[], $4::text[], $5::bigint[]) AS u(id, name, below) JOIN counted AS c USING (name) "
+                "RETURNING 1), "
+                "purged AS (DELETE FROM message_ids WHERE message_id IN "
+                "(SELECT message_id FROM message_ids WHERE at <= $7 ORDER BY at LIMIT $8) RETURNING 1) "
+                "SELECT name, value, (SELECT count(*) FROM remembered), (SELECT count(*) FROM purged) FROM counted");
+    // The claim-first transaction locks its counters first, in name order, as count_all does: a batch of each
+    // kind with the same new id cannot then wait for each other (one holding the counter, the other the id).
+    pg->Prepare("lock_counters", "SELECT 1 FROM counters WHERE name = ANY($1::text[]) ORDER BY name FOR UPDATE");
     pg_ = std::move(pg);
     return;
   }
@@ -438,6 +458,16 @@ void CounterStore::RunBatch(std::vector<CounterIncrement>* batch, int64_t now_ms
       roles[i] = Role::kRepeat;
     }
   }
+  if (pg_ != nullptr) {
+    std::vector<const std::string*> names;
+    for (const CounterIncrement& item : *batch) {
+      if (std::none_of(names.begin(), names.end(), [&](const std::string* n) { return *n == *item.name; })) {
+        names.push_back(item.name);
+      }
+    }
+    const std::string name_array = PgArray(names);
+    pg_->Run("lock_counters", {name_array.c_str()});
+  }
   std::vector<ClaimOutcome> outcomes;
   ClaimAll(ids, id_names, now_ms, &outcomes);
   std::vector<int64_t> answered(ids.size(), 0);    // the value each id answers
@@ -491,6 +521,89 @@ void CounterStore::RunBatch(std::vector<CounterIncrement>* batch, int64_t now_ms
   RememberAll(remember_ids, remember_names, remember_values, now_ms);
 }
 
+bool CounterStore::CountInOneStatement(std::vector<CounterIncrement>* batch, int64_t now_ms, size_t purge_limit,
+                                       size_t* purged) {
+  // Each counter of the batch once (few: a linear search), how many increments it gets, and for each item
+  // which counter and which of that counter's increments it is (1, 2, ...); an item repeating an id of this
+  // batch answers what the id's first item does (and counts nothing).
+  constexpr size_t kCounts = SIZE_MAX;  // first_of[i] of an item that counts (repeats no id of this batch)
+  const bool use_ids = window_.count() > 0;
+  std::vector<const std::string*> names;
+  std::vector<int64_t> counts;
+  std::vector<size_t> counter_of(batch->size(), 0), first_of(batch->size(), kCounts);
+  std::vector<int64_t> nth(batch->size(), 0);
+  std::vector<size_t> id_items;  // the items whose ids the statement remembers
+  std::unordered_map<std::string_view, size_t> first_use;  // id -> its first item; allocates only with ids
+  for (size_t i = 0; i < batch->size(); ++i) {
+    CounterIncrement& item = (*batch)[i];
+    item.status = Status::Ok();
+    if (use_ids && HasMessageId(item)) {
+      const auto [it, fresh] = first_use.emplace(*item.message_id, i);
+      if (!fresh) {
+        first_of[i] = it->second;
+        continue;
+      }
+      id_items.push_back(i);
+    }
+    size_t c = 0;
+    while (c < names.size() && *names[c] != *item.name) ++c;
+    if (c == names.size()) {
+      names.push_back(item.name);
+      counts.push_back(0);
+    }
+    counter_of[i] = c;
+    nth[i] = ++counts[c];
+  }
+  std::vector<const std::string*> ids, id_names;
+  std::vector<int64_t> below;
+  for (const size_t i : id_items) {
+    ids.push_back((*batch)[i].message_id);
+    id_names.push_back((*batch)[i].name);
+    below.push_back(counts[counter_of[i]] - nth[i]);
+  }
+  const std::string name_array = PgArray(names), count_array = PgArray(counts), id_array = PgArray(ids),
+                    id_name_array = PgArray(id_names), below_array = PgArray(below), when = std::to_string(now_ms),
+                    cutoff = std::to_string(now_ms - window_.count()),
+                    limit = std::to_string(use_ids ? purge_limit : 0);
+  bool taken = false;
+  const PgResult result = pg_->RunUnless("23505", &taken, "count_all",
+                                         {name_array.c_str(), count_array.c_str(), id_array.c_str(),
+                                          id_name_array.c_str(), below_array.c_str(), when.c_str(), cutoff.c_str(),
+                                          limit.c_str()});
+  if (taken) return false;  // an id was used before: nothing was written
+  if (static_cast<size_t>(result.rows()) != names.size()) {
+    throw Poco::Exception("the batch's " + std::to_string(names.size()) + " counters returned " +
+                          std::to_string(result.rows()) + " values");
+  }
+  std::vector<int64_t> last(names.size(), 0);  // each counter's value after the batch
+  for (int row = 0; row < result.rows(); ++row) {
+    const std::string name = result.Text(row, 0);
+    size_t c = 0;
+    while (c < names.size() && *names[c] != name) ++c;
+    if (c == names.size()) throw Poco::Exception("the batch's increments returned counter '" + name + "'");
+    last[c] = result.Int64(row, 1);
+  }
+  for (size_t i = 0; i < batch->size(); ++i) {
+    CounterIncrement& item = (*batch)[i];
+    if (first_of[i] == kCounts) {
+      item.value = last[counter_of[i]] - counts[counter_of[i]] + nth[i];
+      continue;
+    }
+    const CounterIncrement& first = (*batch)[first_of[i]];
+    if (*first.name == *item.name) {
+      item.value = last[counter_of[first_of[i]]] - counts[counter_of[first_of[i]]] + nth[first_of[i]];
+    } else {
+      item.value = 0;
+      item.status = Status::InvalidArgument(
+          "wsa:MessageID '" + *item.message_id + "' was already used for a request to another counter; a message "
+          "id names one request (send a new id for a new request)");
+    }
+  }
+  if (purged != nullptr) *purged = result.rows() > 0 ? static_cast<size_t>(result.Int64(0, 3)) : 0;
+  ++one_statement_batches_;
+  return true;
+}
+
 size_t CounterStore::DeleteExpired(int64_t now_ms, size_t limit) {
   Poco::Int64 cutoff = now_ms - window_.count();
   if (pg_ != nullptr) {
@@ -514,6 +627,23 @@ Status CounterStore::IncrementBatch(std::vector<CounterIncrement>* batch, size_t
     return connected;
   }
   if (postgres_) {
+    // A batch of new ids (the usual one) is one statement; one with an id taken before goes to the claim-first
+    // transaction below. A connection the server closed while it sat idle (a restart) is replaced first: a
+    // statement that fails on it cannot tell whether it ran.
+    try {
+      if (!pg_->Alive()) {
+        Failed("the server closed the connection");
+        if (!(connected = EnsureConnected()).ok()) {
+          for (CounterIncrement& item : *batch) item.value = 0;
+          return connected;
+        }
+      }
+      if (CountInOneStatement(batch, now_ms, purge_limit, purged)) return Status::Ok();
+    } catch (const Poco::Exception& e) {
+      for (CounterIncrement& item : *batch) item.value = 0;
+      return Failed(e.displayText());
+    }
+    ++claim_first_batches_;
     // A connection that sat idle through a server restart is dead and says so only when used: BEGIN has
     // done nothing yet, so a failed BEGIN is retried once on a new connection.
     try {

@@ -108,6 +108,11 @@ class CounterStore : public CounterBackend {
   // "sqlite" or "postgresql".
   const char* kind() const { return postgres_ ? "postgresql" : "sqlite"; }
 
+  // PostgreSQL: batches committed as one statement (all their ids new), and batches that went through the
+  // claim-first transaction (an id taken before, or a retry).
+  uint64_t one_statement_batches() const { return one_statement_batches_; }
+  uint64_t claim_first_batches() const { return claim_first_batches_; }
+
  private:
   CounterStore(bool postgres, std::string connect);
   // Opens the connection and the tables; throws Poco::Exception.
@@ -136,6 +141,10 @@ class CounterStore : public CounterBackend {
   void RememberAll(const std::vector<const std::string*>& ids, const std::vector<const std::string*>& names,
                    const std::vector<int64_t>& values, int64_t at);
   size_t DeleteExpired(int64_t now_ms, size_t limit);
+  // PostgreSQL: the whole batch as one autocommitted statement, assuming every message id new: the counters'
+  // increments, the ids remembered with their values, the purge. False, with nothing written, when an id was
+  // taken before; throws Poco::Exception on any other failure.
+  bool CountInOneStatement(std::vector<CounterIncrement>* batch, int64_t now_ms, size_t purge_limit, size_t* purged);
 
   bool postgres_ = false;
   std::string connect_;  // the SQLite path, or the libpq connection string
@@ -146,6 +155,8 @@ class CounterStore : public CounterBackend {
   int64_t next_connect_ns_ = 0;  // no new PostgreSQL connection is tried before then
   std::string last_error_;       // why the last connection attempt failed
   std::chrono::milliseconds window_ = kDefaultIdempotencyWindow;
+  uint64_t one_statement_batches_ = 0;
+  uint64_t claim_first_batches_ = 0;
 };
 
 }  // namespace lather

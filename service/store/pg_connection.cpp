@@ -2,9 +2,11 @@
 
 #include <Poco/Exception.h>
 #include <libpq-fe.h>
+#include <sys/socket.h>
 
 #include <cerrno>
 #include <cstdlib>
+#include <cstring>
 
 namespace lather {
 namespace {
@@ -21,7 +23,7 @@ std::string OneLine(const char* text) {
 
 PgResult::~PgResult() { PQclear(result_); }
 
-int PgResult::rows() const { return PQntuples(result_); }
+int PgResult::rows() const { return result_ != nullptr ? PQntuples(result_) : 0; }
 
 std::string PgResult::Text(int row, int column) const {
   return std::string(PQgetvalue(result_, row, column), static_cast<size_t>(PQgetlength(result_, row, column)));
@@ -80,6 +82,29 @@ PgResult PgConnection::Run(const char* name, const std::vector<const char*>& par
   const ExecStatusType status = PQresultStatus(result);
   if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) Throw(name, result);
   return PgResult(result);
+}
+
+PgResult PgConnection::RunUnless(const char* sqlstate, bool* matched, const char* name,
+                                 const std::vector<const char*>& params) {
+  *matched = false;
+  pg_result* result = PQexecPrepared(conn_, name, static_cast<int>(params.size()), params.data(), nullptr, nullptr, 0);
+  const ExecStatusType status = PQresultStatus(result);
+  if (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK) return PgResult(result);
+  const char* state = PQresultErrorField(result, PG_DIAG_SQLSTATE);
+  if (state == nullptr || std::strcmp(state, sqlstate) != 0) Throw(name, result);
+  PQclear(result);
+  *matched = true;
+  return PgResult(nullptr);
+}
+
+bool PgConnection::Alive() {
+  if (PQstatus(conn_) != CONNECTION_OK || PQtransactionStatus(conn_) != PQTRANS_IDLE) return false;
+  // Between statements the server sends nothing unasked but its last words (a restart's or an administrator's
+  // FATAL error, then the end of the stream): anything waiting to be read, or the end, means closed. A peek,
+  // not PQconsumeInput: that reads the FATAL as a notice (printed) and the end only on a second call.
+  char byte = 0;
+  const ssize_t got = ::recv(PQsocket(conn_), &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+  return got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);
 }
 
 std::string PgArray(const std::vector<const std::string*>& values) {

@@ -18,7 +18,7 @@ namespace lather {
 
 class PgResult {
  public:
-  explicit PgResult(pg_result* result) : result_(result) {}
+  explicit PgResult(pg_result* result) : result_(result) {}  // takes ownership; nullptr: no rows
   ~PgResult();
   PgResult(PgResult&& other) noexcept : result_(other.result_) { other.result_ = nullptr; }
   PgResult(const PgResult&) = delete;
@@ -50,6 +50,13 @@ class PgConnection {
   void Prepare(const char* name, const char* sql);
   // Runs prepared statement `name` with text parameters (null-terminated; nullptr is SQL NULL).
   PgResult Run(const char* name, const std::vector<const char*>& params);
+  // Run(), but a failure with SQLSTATE `sqlstate` (e.g. "23505", unique_violation) sets *matched and returns
+  // an empty result instead of throwing.
+  PgResult RunUnless(const char* sqlstate, bool* matched, const char* name, const std::vector<const char*>& params);
+  // False if the server closed or is closing this idle connection (a restart, an administrator): a look at
+  // the socket, without waiting (one recv). A statement sent on a closed connection fails without saying
+  // whether it ran; this tells beforehand.
+  bool Alive();
 
  private:
   [[noreturn]] void Throw(const std::string& what, pg_result* result) const;

@@ -184,6 +184,61 @@ TEST_CASE("a PostgreSQL batch claims its message ids together: quotes, backslash
   CHECK(remembered[0].value == 2);
 }
 
+TEST_CASE("a PostgreSQL batch of new ids is one statement, one with an id taken before goes claim-first, and both "
+          "answer as one at a time would",
+          "[postgres]") {
+  PostgresServer server;
+  auto store = Open(server);
+  const std::string a = "a", b = "b", id1 = "uuid:1", id2 = "uuid:2", id3 = "uuid:3";
+  std::vector<CounterIncrement> fresh(5);
+  fresh[0].name = &a;
+  fresh[0].message_id = &id1;
+  fresh[1].name = &b;  // no id
+  fresh[2].name = &a;
+  fresh[2].message_id = &id2;
+  fresh[3].name = &a;
+  fresh[3].message_id = &id1;  // a repeat inside the batch
+  fresh[4].name = &b;
+  fresh[4].message_id = &id2;  // an id of another counter
+  REQUIRE(store->IncrementBatch(&fresh).ok());
+  CHECK(store->one_statement_batches() == 1);
+  CHECK(store->claim_first_batches() == 0);
+  CHECK(fresh[0].value == 1);
+  CHECK(fresh[1].value == 1);
+  CHECK(fresh[2].value == 2);
+  CHECK(fresh[3].value == 1);
+  CHECK(fresh[4].status.kind() == Status::Kind::kInvalidArgument);
+  // id2 again beside a new id3: the statement finds id2 taken, writes nothing, and the claim-first
+  // transaction answers id2's remembered value and counts id3 once.
+  std::vector<CounterIncrement> mixed(2);
+  mixed[0].name = &a;
+  mixed[0].message_id = &id3;
+  mixed[1].name = &a;
+  mixed[1].message_id = &id2;
+  REQUIRE(store->IncrementBatch(&mixed).ok());
+  CHECK(store->one_statement_batches() == 1);
+  CHECK(store->claim_first_batches() == 1);
+  CHECK(mixed[0].value == 3);
+  CHECK(mixed[1].value == 2);
+  int64_t value = 0;
+  REQUIRE(store->Get("a", &value).ok());
+  CHECK(value == 3);
+  REQUIRE(store->Get("b", &value).ok());
+  CHECK(value == 1);
+  // The purge rides in the statement too.
+  store->set_idempotency_window(std::chrono::milliseconds(1));
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  const std::string id4 = "uuid:4";
+  std::vector<CounterIncrement> purging(1);
+  purging[0].name = &b;
+  purging[0].message_id = &id4;
+  size_t purged = 0;
+  REQUIRE(store->IncrementBatch(&purging, 100, &purged).ok());
+  CHECK(store->one_statement_batches() == 2);
+  CHECK(purging[0].value == 2);
+  CHECK(purged == 3);  // uuid:1, 2 and 3; uuid:4 is this batch's own
+}
+
 TEST_CASE("a PostgreSQL store answers Unavailable while its server is down and reconnects by itself",
           "[postgres]") {
   PostgresServer server;
