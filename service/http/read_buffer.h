@@ -10,6 +10,8 @@
 #include <memory>
 #include <string_view>
 
+#include "common/huge_pages.h"
+
 namespace lather {
 
 class ReadBuffer {
@@ -30,6 +32,7 @@ class ReadBuffer {
       // Double (small requests grow cheaply), or take exactly what is asked for if that is more.
       const size_t capacity = std::max(capacity_ == 0 ? chunk : 2 * capacity_, held + min_room);
       std::unique_ptr<char[]> grown(new char[capacity]);  // not zero-filled: only read into
+      AdviseHugePages(grown.get(), capacity);  // a large body: faulted in 2 MiB at a time as it is read
       if (held > 0) std::memcpy(grown.get(), bytes_.get() + begin_, held);
       bytes_ = std::move(grown);
       capacity_ = capacity;

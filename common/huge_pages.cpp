@@ -1,0 +1,20 @@
+#include "common/huge_pages.h"
+
+#include <sys/mman.h>
+
+#include <cstdint>
+
+namespace lather {
+
+void AdviseHugePages(void* data, size_t bytes) {
+  constexpr uintptr_t kHuge = uintptr_t{2} << 20;
+  if (bytes < kHugePageAdviceBytes) return;
+  const uintptr_t start = reinterpret_cast<uintptr_t>(data);
+  const uintptr_t begin = (start + kHuge - 1) & ~(kHuge - 1);
+  const uintptr_t end = (start + bytes) & ~(kHuge - 1);
+  if (end <= begin) return;
+  // Advice only: EINVAL where transparent huge pages are not built in changes nothing that matters.
+  (void)madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+}
+
+}  // namespace lather

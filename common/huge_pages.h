@@ -1,0 +1,19 @@
+// AdviseHugePages: asks the kernel to back a large buffer with transparent huge pages (2 MiB) where it can,
+// so that touching it the first time costs one page fault per 2 MiB instead of one per 4 KiB. On this
+// project's VMs a 4 KiB first-touch fault costs 20-65 us (the hypervisor maps every page too): a 31 MB echo's
+// read buffer took ~2,700 of them on its event loop, in the 256 KiB slices the quick calls wait behind; with
+// huge pages 32 MB fault in in 2-31 ms instead of 400-540. Only the 2 MiB-aligned inside of the buffer is
+// advised (madvise splits the mapping there); buffers under kHugePageAdviceBytes are left alone. Where the
+// kernel has transparent huge pages off, or the call fails, nothing changes: it is advice. Thread-safe.
+#pragma once
+
+#include <cstddef>
+
+namespace lather {
+
+// Buffers at least this large are worth the advice (two huge pages fit inside whatever their alignment).
+inline constexpr size_t kHugePageAdviceBytes = size_t{4} << 20;
+
+void AdviseHugePages(void* data, size_t bytes);
+
+}  // namespace lather
