@@ -523,9 +523,9 @@ void CounterStore::RunBatch(std::vector<CounterIncrement>* batch, int64_t now_ms
 
 bool CounterStore::CountInOneStatement(std::vector<CounterIncrement>* batch, int64_t now_ms, size_t purge_limit,
                                        size_t* purged) {
-  // Each counter of the batch once (few: a linear search), how many increments it gets, and for each item
-  // which counter and which of that counter's increments it is (1, 2, ...); an item repeating an id of this
-  // batch answers what the id's first item does (and counts nothing).
+  // Each counter of the batch once, how many increments it gets, and for each item which counter and which
+  // of that counter's increments it is (1, 2, ...); an item repeating an id of this batch answers what the
+  // id's first item does (and counts nothing).
   constexpr size_t kCounts = SIZE_MAX;  // first_of[i] of an item that counts (repeats no id of this batch)
   const bool use_ids = window_.count() > 0;
   std::vector<const std::string*> names;
@@ -534,6 +534,7 @@ bool CounterStore::CountInOneStatement(std::vector<CounterIncrement>* batch, int
   std::vector<int64_t> nth(batch->size(), 0);
   std::vector<size_t> id_items;  // the items whose ids the statement remembers
   std::unordered_map<std::string_view, size_t> first_use;  // id -> its first item; allocates only with ids
+  std::unordered_map<std::string_view, size_t> counter_index;  // name -> its place in names
   for (size_t i = 0; i < batch->size(); ++i) {
     CounterIncrement& item = (*batch)[i];
     item.status = Status::Ok();
@@ -545,14 +546,13 @@ bool CounterStore::CountInOneStatement(std::vector<CounterIncrement>* batch, int
       }
       id_items.push_back(i);
     }
-    size_t c = 0;
-    while (c < names.size() && *names[c] != *item.name) ++c;
-    if (c == names.size()) {
+    const auto [counter, added] = counter_index.emplace(*item.name, names.size());
+    if (added) {
       names.push_back(item.name);
       counts.push_back(0);
     }
-    counter_of[i] = c;
-    nth[i] = ++counts[c];
+    counter_of[i] = counter->second;
+    nth[i] = ++counts[counter->second];
   }
   std::vector<const std::string*> ids, id_names;
   std::vector<int64_t> below;
@@ -578,10 +578,9 @@ bool CounterStore::CountInOneStatement(std::vector<CounterIncrement>* batch, int
   std::vector<int64_t> last(names.size(), 0);  // each counter's value after the batch
   for (int row = 0; row < result.rows(); ++row) {
     const std::string name = result.Text(row, 0);
-    size_t c = 0;
-    while (c < names.size() && *names[c] != name) ++c;
-    if (c == names.size()) throw Poco::Exception("the batch's increments returned counter '" + name + "'");
-    last[c] = result.Int64(row, 1);
+    const auto counter = counter_index.find(name);
+    if (counter == counter_index.end()) throw Poco::Exception("the batch's increments returned counter '" + name + "'");
+    last[counter->second] = result.Int64(row, 1);
   }
   for (size_t i = 0; i < batch->size(); ++i) {
     CounterIncrement& item = (*batch)[i];
