@@ -17,6 +17,7 @@
 #include <thread>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "common/log.h"
 #include "service/store/pg_connection.h"
@@ -134,6 +135,22 @@ int64_t NowMillis() {
 }
 
 bool HasMessageId(const CounterIncrement& item) { return item.message_id != nullptr && !item.message_id->empty(); }
+
+// The answer to an increment whose message id was used for another counter's increment.
+Status IdOfAnotherCounter(const std::string& message_id) {
+  return Status::InvalidArgument("wsa:MessageID '" + message_id + "' was already used for a request to another "
+                                 "counter; a message id names one request (send a new id for a new request)");
+}
+
+// Each counter `batch` increments, once, in the order of first use.
+std::vector<const std::string*> DistinctCounters(const std::vector<CounterIncrement>& batch) {
+  std::vector<const std::string*> names;
+  std::unordered_set<std::string_view> seen;
+  for (const CounterIncrement& item : batch) {
+    if (seen.insert(*item.name).second) names.push_back(item.name);
+  }
+  return names;
+}
 
 }  // namespace
 
@@ -459,13 +476,7 @@ void CounterStore::RunBatch(std::vector<CounterIncrement>* batch, int64_t now_ms
     }
   }
   if (pg_ != nullptr) {
-    std::vector<const std::string*> names;
-    for (const CounterIncrement& item : *batch) {
-      if (std::none_of(names.begin(), names.end(), [&](const std::string* n) { return *n == *item.name; })) {
-        names.push_back(item.name);
-      }
-    }
-    const std::string name_array = PgArray(names);
+    const std::string name_array = PgArray(DistinctCounters(*batch));
     pg_->Run("lock_counters", {name_array.c_str()});
   }
   std::vector<ClaimOutcome> outcomes;
@@ -513,9 +524,7 @@ void CounterStore::RunBatch(std::vector<CounterIncrement>* batch, int64_t now_ms
       item.value = answered[id_of[i]];
     } else {
       item.value = 0;
-      item.status = Status::InvalidArgument(
-          "wsa:MessageID '" + *item.message_id + "' was already used for a request to another counter; a message "
-          "id names one request (send a new id for a new request)");
+      item.status = IdOfAnotherCounter(*item.message_id);
     }
   }
   RememberAll(remember_ids, remember_names, remember_values, now_ms);
@@ -582,20 +591,19 @@ bool CounterStore::CountInOneStatement(std::vector<CounterIncrement>* batch, int
     if (counter == counter_index.end()) throw Poco::Exception("the batch's increments returned counter '" + name + "'");
     last[counter->second] = result.Int64(row, 1);
   }
+  // A counting item's value: its counter's value before the batch plus its place among the counter's increments.
+  auto value_of = [&](size_t i) { return last[counter_of[i]] - counts[counter_of[i]] + nth[i]; };
   for (size_t i = 0; i < batch->size(); ++i) {
     CounterIncrement& item = (*batch)[i];
     if (first_of[i] == kCounts) {
-      item.value = last[counter_of[i]] - counts[counter_of[i]] + nth[i];
+      item.value = value_of(i);
       continue;
     }
-    const CounterIncrement& first = (*batch)[first_of[i]];
-    if (*first.name == *item.name) {
-      item.value = last[counter_of[first_of[i]]] - counts[counter_of[first_of[i]]] + nth[first_of[i]];
+    if (*(*batch)[first_of[i]].name == *item.name) {
+      item.value = value_of(first_of[i]);
     } else {
       item.value = 0;
-      item.status = Status::InvalidArgument(
-          "wsa:MessageID '" + *item.message_id + "' was already used for a request to another counter; a message "
-          "id names one request (send a new id for a new request)");
+      item.status = IdOfAnotherCounter(*item.message_id);
     }
   }
   if (purged != nullptr) *purged = result.rows() > 0 ? static_cast<size_t>(result.Int64(0, 3)) : 0;

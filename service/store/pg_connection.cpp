@@ -78,10 +78,8 @@ void PgConnection::Prepare(const char* name, const char* sql) {
 }
 
 PgResult PgConnection::Run(const char* name, const std::vector<const char*>& params) {
-  pg_result* result = PQexecPrepared(conn_, name, static_cast<int>(params.size()), params.data(), nullptr, nullptr, 0);
-  const ExecStatusType status = PQresultStatus(result);
-  if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) Throw(name, result);
-  return PgResult(result);
+  bool matched = false;
+  return RunUnless(nullptr, &matched, name, params);
 }
 
 PgResult PgConnection::RunUnless(const char* sqlstate, bool* matched, const char* name,
@@ -91,7 +89,7 @@ PgResult PgConnection::RunUnless(const char* sqlstate, bool* matched, const char
   const ExecStatusType status = PQresultStatus(result);
   if (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK) return PgResult(result);
   const char* state = PQresultErrorField(result, PG_DIAG_SQLSTATE);
-  if (state == nullptr || std::strcmp(state, sqlstate) != 0) Throw(name, result);
+  if (sqlstate == nullptr || state == nullptr || std::strcmp(state, sqlstate) != 0) Throw(name, result);
   PQclear(result);
   *matched = true;
   return PgResult(nullptr);

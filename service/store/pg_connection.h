@@ -51,7 +51,7 @@ class PgConnection {
   // Runs prepared statement `name` with text parameters (null-terminated; nullptr is SQL NULL).
   PgResult Run(const char* name, const std::vector<const char*>& params);
   // Run(), but a failure with SQLSTATE `sqlstate` (e.g. "23505", unique_violation) sets *matched and returns
-  // an empty result instead of throwing.
+  // an empty result instead of throwing (nullptr: every failure throws, as Run()).
   PgResult RunUnless(const char* sqlstate, bool* matched, const char* name, const std::vector<const char*>& params);
   // False if the server closed or is closing this idle connection (a restart, an administrator): a look at
   // the socket, without waiting (one recv). A statement sent on a closed connection fails without saying
