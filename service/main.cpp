@@ -16,6 +16,7 @@
 #include "service/memory/memory_return.h"
 #include "service/server_start.h"
 #include "service/service_flags.h"
+#include "service/supervisor/start_priority.h"
 #include "service/supervisor/supervisor.h"
 #include "service/supervisor/worker_channel.h"
 #include "service/supervisor/worker_heartbeat.h"
@@ -180,6 +181,8 @@ int main(int argc, char** argv) {
     lather::LogLine("cannot start: " + s.message());
     return s.kind() == lather::Status::Kind::kInvalidArgument ? kExitUsage : kExitFailure;
   }
+  // A worker started at a lower priority beside the serving ones (service/supervisor/start_priority.h).
+  lather::TakeNormalPriority();
   lather::LogLine(std::string("listening on ") + (options.tls ? "https://" : "http://") + server->address() + "/soap (engine " +
                   (options.engine == lather::Engine::kClassic ? "classic" : "event") + ", store " + options.store + ")");
   if (!server->admin_address().empty()) {

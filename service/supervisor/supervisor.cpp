@@ -4,6 +4,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -26,6 +27,7 @@
 #include "service/admin/admin_server.h"
 #include "service/http/listener.h"
 #include "service/supervisor/metrics_sum.h"
+#include "service/supervisor/start_priority.h"
 #include "service/supervisor/worker_channel.h"
 
 extern char** environ;
@@ -106,7 +108,8 @@ void ClearCloexec(int fd) {
 
 class Supervisor {
  public:
-  explicit Supervisor(const SupervisorOptions& options) : options_(options), slots_(options.workers) {}
+  explicit Supervisor(const SupervisorOptions& options)
+      : options_(options), slots_(options.workers), start_niced_(CanStartWorkersNiced()) {}
   int Run();
 
  private:
@@ -147,6 +150,7 @@ class Supervisor {
   std::mutex view_mutex_;
   std::vector<WorkerView> view_;
   int signal_fd_ = -1;
+  bool start_niced_;  // workers start at nice + kStartNiceOffset (service/supervisor/start_priority.h)
 };
 
 bool Supervisor::Spawn(int slot, Role role) {
@@ -161,7 +165,8 @@ bool Supervisor::Spawn(int slot, Role role) {
   for (char** e = environ; *e != nullptr; ++e) {
     const std::string entry = *e;
     if (entry.rfind("LISTEN_FDS=", 0) == 0 || entry.rfind("LISTEN_PID=", 0) == 0 ||
-        entry.rfind("LISTEN_FDNAMES=", 0) == 0 || entry.rfind("LATHER_SUPERVISOR_", 0) == 0) {
+        entry.rfind("LISTEN_FDNAMES=", 0) == 0 || entry.rfind("LATHER_SUPERVISOR_", 0) == 0 ||
+        entry.rfind(std::string(kWorkerNiceEnv) + "=", 0) == 0) {
       continue;
     }
     env_strings.push_back(entry);
@@ -169,6 +174,10 @@ bool Supervisor::Spawn(int slot, Role role) {
   env_strings.push_back(std::string(kWorkerFdEnv) + "=" + std::to_string(pipe_fds[1]));
   env_strings.push_back(std::string(kListenFdEnv) + "=" + std::to_string(listen_fd));
   env_strings.push_back(std::string(kWorkerIndexEnv) + "=" + std::to_string(slot));
+  // The start at a lower priority, so that it does not take the core from the workers that serve; the
+  // worker takes this value back once it listens.
+  const int nice = getpriority(PRIO_PROCESS, 0);
+  if (start_niced_) env_strings.push_back(std::string(kWorkerNiceEnv) + "=" + std::to_string(nice));
   std::vector<char*> envp;
   for (std::string& s : env_strings) envp.push_back(s.data());
   envp.push_back(nullptr);
@@ -195,6 +204,7 @@ bool Supervisor::Spawn(int slot, Role role) {
     ClearCloexec(listen_fd);
     ClearCloexec(pipe_fds[1]);
     ::sigprocmask(SIG_SETMASK, &none, nullptr);
+    if (start_niced_) ::setpriority(PRIO_PROCESS, 0, nice + kStartNiceOffset);
     ::execve(argv[0], argv.data(), envp.data());
     ::_exit(127);
   }

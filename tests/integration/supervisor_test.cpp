@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <map>
 #include <mutex>
 #include <set>
 #include <sstream>
@@ -64,6 +65,25 @@ std::set<pid_t> Workers(pid_t supervisor) {
     if (Alive(pid)) pids.insert(pid);
   }
   return pids;
+}
+
+// The nice value of every thread of `pid` (field 19 of /proc/PID/task/TID/stat), by thread id.
+std::map<pid_t, int> ThreadNices(pid_t pid) {
+  std::map<pid_t, int> nices;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc/" + std::to_string(pid) + "/task")) {
+    std::ifstream in(entry.path() / "stat");
+    std::string line;
+    std::getline(in, line);
+    const size_t close = line.rfind(')');
+    if (close == std::string::npos) continue;
+    std::istringstream fields(line.substr(close + 2));  // from field 3 (state) on
+    std::string field;
+    for (int i = 3; i < 19 && fields >> field; ++i) {
+    }
+    int nice = 0;
+    if (fields >> nice) nices[std::atoi(entry.path().filename().c_str())] = nice;
+  }
+  return nices;
 }
 
 // Waits (at most 20 s) until the supervisor's workers are two and none of `old`: a new generation serves and
@@ -191,6 +211,18 @@ TEST_CASE("two workers (--workers 2) serve from two processes and their /metrics
           "[supervisor]") {
   ServiceProcess service("", Flags({}));
   CHECK(Workers(service.pid()).size() == 2);
+  // Workers start below the supervisor's priority (service/supervisor/start_priority.h) and serve at it: the
+  // main thread and the event loops are back at the supervisor's nice value (the pool's threads choose 10).
+  const int supervisor_nice = ThreadNices(service.pid()).at(service.pid());
+  for (pid_t worker : Workers(service.pid())) {
+    const std::map<pid_t, int> nices = ThreadNices(worker);
+    INFO("worker " << worker);
+    CHECK(nices.at(worker) == supervisor_nice);
+    for (const auto& [tid, nice] : nices) {
+      INFO("thread " << tid);
+      CHECK((nice == supervisor_nice || nice == 10));
+    }
+  }
   for (int i = 0; i < 60; ++i) {  // a new connection each: the kernel spreads them over the workers
     Client client = MakeClient(service, false, 10);
     int32_t result = 0;
