@@ -3,7 +3,8 @@
 # lather.socket and lather-socket.service whose ExecStart names the built lather-service instead of
 # /usr/local/bin/lather-service (verify checks that the program exists), plus the settings the supervisor
 # relies on: ExecReload sends SIGHUP to $MAINPID, KillMode=mixed, Restart=on-failure, TimeoutStopSec above
-# the supervisor's 12 s drain bound, the socket unit naming its service, no --fault-injection anywhere.
+# the supervisor's 12 s drain bound, LimitNICE=20 (the niced start), the socket unit naming its service, no
+# --fault-injection anywhere.
 #
 # Usage: systemd_units.sh SERVICE_BIN
 # Exit 77 (CTest SKIP_RETURN_CODE) when systemd-analyze is not installed.
@@ -44,6 +45,7 @@ for unit in lather.service lather-socket.service; do
   stop=$(sed -n 's/^TimeoutStopSec=\([0-9]*\)s$/\1/p' "$f")
   [[ -n $stop && $stop -gt 12 ]] || fail "$unit: TimeoutStopSec '$stop' is not above the supervisor's 12 s drain bound"
   [[ $cmd != *--fault-injection* ]] || fail "$unit: --fault-injection in ExecStart"
+  grep -qx 'LimitNICE=20' "$f" || fail "$unit: no LimitNICE=20 (workers could not take their priority back after a niced start)"
   ok "$unit: reload = SIGHUP to the supervisor, KillMode=mixed, Restart=on-failure, TimeoutStopSec=${stop}s"
 done
 [[ $(exec_start "$units/lather-socket.service") == *"--listen "* ]] && fail "lather-socket.service passes --listen (the socket comes from systemd)"
