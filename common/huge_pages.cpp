@@ -2,6 +2,7 @@
 
 #include <sys/mman.h>
 
+#include <algorithm>
 #include <cstdint>
 
 namespace lather {
@@ -15,6 +16,17 @@ void AdviseHugePages(void* data, size_t bytes) {
   if (end <= begin) return;
   // Advice only: EINVAL where transparent huge pages are not built in changes nothing that matters.
   (void)madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+}
+
+void ReserveWithHugePages(std::string* buffer, size_t bytes) {
+  if (bytes <= buffer->capacity()) return;
+  const size_t capacity = std::max(bytes, 2 * buffer->capacity());
+  if (capacity < kHugePageAdviceBytes) return buffer->reserve(capacity);
+  std::string grown;
+  grown.reserve(capacity);
+  AdviseHugePages(grown.data(), grown.capacity());
+  grown.append(*buffer);
+  buffer->swap(grown);
 }
 
 }  // namespace lather

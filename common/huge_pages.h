@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 
 namespace lather {
 
@@ -15,5 +16,9 @@ namespace lather {
 inline constexpr size_t kHugePageAdviceBytes = size_t{4} << 20;
 
 void AdviseHugePages(void* data, size_t bytes);
+
+// As buffer->reserve(bytes), at least doubling the capacity when it grows; a new allocation of
+// kHugePageAdviceBytes or more is advised before the old contents are copied into it.
+void ReserveWithHugePages(std::string* buffer, size_t bytes);
 
 }  // namespace lather

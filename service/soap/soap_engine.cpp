@@ -331,10 +331,7 @@ SoapOutcome SoapEngine::Serve(const SoapCall& call, std::string* response_body) 
   // An echo's response is about as long as its request: one allocation instead of a doubling series
   // (and never less than doubling, should a caller append many responses to one string).
   const size_t room = response_body->size() + call.body.size() + 1024;
-  if (room > response_body->capacity()) {
-    response_body->reserve(std::max(room, 2 * response_body->capacity()));
-    AdviseHugePages(response_body->data(), response_body->capacity());  // a large echo's answer (common/huge_pages.h)
-  }
+  ReserveWithHugePages(response_body, room);  // a large echo's answer in huge pages (common/huge_pages.h)
   soap_->socket = SOAP_INVALID_SOCKET;
   soap_->recvfd = -1;
   soap_->sendfd = -1;

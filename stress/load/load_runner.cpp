@@ -17,6 +17,7 @@
 #include <string>
 #include <thread>
 
+#include "common/huge_pages.h"
 #include "common/tls.h"
 #include "stress/load/http_response_reader.h"
 
@@ -343,7 +344,10 @@ void Worker::Flush(Connection& c, uint64_t now) {
 void Worker::OnReadable(Connection& c, uint64_t now) {
   bool eof = false;
   for (;;) {
-    if (c.in.size() - c.in_length < kReadChunk / 4) c.in.resize(c.in_length + kReadChunk);
+    if (c.in.size() - c.in_length < kReadChunk / 4) {
+      ReserveWithHugePages(&c.in, c.in_length + kReadChunk);  // a large response: 2 MiB pages
+      c.in.resize(c.in_length + kReadChunk);
+    }
     const size_t room = c.in.size() - c.in_length;
     const ssize_t n = ReadSome(c, c.in.data() + c.in_length, room);
     if (n > 0) {
