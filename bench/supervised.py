@@ -296,6 +296,38 @@ def proc_status(pid):
         return None
 
 
+def thread_report(pid, tid):
+    """'comm state policy/nice cpu-seconds wchan [kernel stack]' of one thread (for a bench that found a process
+    stuck: what it was doing, read while it still is)."""
+    base = f"/proc/{pid}/task/{tid}"
+    try:
+        with open(base + "/stat") as f:
+            line = f.read()
+        comm = line[line.index("(") + 1:line.rindex(")")]
+        fields = line[line.rindex(")") + 2:].split()
+        state, nice, policy = fields[0], fields[16], fields[38]
+        cpu = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        with open(base + "/wchan") as f:
+            wchan = f.read().strip() or "-"
+        try:
+            with open(base + "/stack") as f:
+                stack = " < ".join(l.split("] ", 1)[-1].split("+")[0] for l in f.read().split("\n")[:4] if l)
+        except OSError:
+            stack = "?"
+        return f"{tid} {comm} {state} policy {policy} nice {nice} cpu {cpu:.2f} s wchan {wchan} [{stack}]"
+    except (OSError, ValueError, IndexError):
+        return f"{tid} gone"
+
+
+def process_report(pid):
+    """thread_report of every thread of PID, '; '-separated; 'gone' when it has ended (a zombie says Z)."""
+    try:
+        tids = sorted(int(t) for t in os.listdir(f"/proc/{pid}/task"))
+    except OSError:
+        return f"pid {pid} gone"
+    return "; ".join(thread_report(pid, t) for t in tids)
+
+
 def stress_command(build, url, args, json_path, cpu=None):
     return pin(cpu) + [os.path.join(build, "stress", "lather-stress"), url, "--quiet", "--json", json_path] + list(args)
 
