@@ -109,7 +109,8 @@ void ClearCloexec(int fd) {
 class Supervisor {
  public:
   explicit Supervisor(const SupervisorOptions& options)
-      : options_(options), slots_(options.workers), start_niced_(CanStartWorkersNiced()) {}
+      : options_(options), slots_(options.workers), nice_(getpriority(PRIO_PROCESS, 0)),
+        start_niced_(CanStartWorkersNiced()) {}
   int Run();
 
  private:
@@ -150,7 +151,8 @@ class Supervisor {
   std::mutex view_mutex_;
   std::vector<WorkerView> view_;
   int signal_fd_ = -1;
-  bool start_niced_;  // workers start at nice + kStartNiceOffset (service/supervisor/start_priority.h)
+  const int nice_;          // the supervisor's, which its workers serve at
+  const bool start_niced_;  // workers start at nice_ + kStartNiceOffset (service/supervisor/start_priority.h)
 };
 
 bool Supervisor::Spawn(int slot, Role role) {
@@ -176,8 +178,7 @@ bool Supervisor::Spawn(int slot, Role role) {
   env_strings.push_back(std::string(kWorkerIndexEnv) + "=" + std::to_string(slot));
   // The start at a lower priority, so that it does not take the core from the workers that serve; the
   // worker takes this value back once it listens.
-  const int nice = getpriority(PRIO_PROCESS, 0);
-  if (start_niced_) env_strings.push_back(std::string(kWorkerNiceEnv) + "=" + std::to_string(nice));
+  if (start_niced_) env_strings.push_back(std::string(kWorkerNiceEnv) + "=" + std::to_string(nice_));
   std::vector<char*> envp;
   for (std::string& s : env_strings) envp.push_back(s.data());
   envp.push_back(nullptr);
@@ -204,7 +205,7 @@ bool Supervisor::Spawn(int slot, Role role) {
     ClearCloexec(listen_fd);
     ClearCloexec(pipe_fds[1]);
     ::sigprocmask(SIG_SETMASK, &none, nullptr);
-    if (start_niced_) ::setpriority(PRIO_PROCESS, 0, nice + kStartNiceOffset);
+    if (start_niced_) ::setpriority(PRIO_PROCESS, 0, nice_ + kStartNiceOffset);
     ::execve(argv[0], argv.data(), envp.data());
     ::_exit(127);
   }

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -23,13 +24,16 @@ long StatusKiB(pid_t pid, const std::string& field) {
   return -1;
 }
 
-// The fields of /proc/PID/stat from field 3 on (the command name, field 2, may hold spaces).
-std::istringstream StatFields(pid_t pid) {
-  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+// The fields of a stat file (/proc/PID/stat, /proc/PID/task/TID/stat) from field 3 on (the command name,
+// field 2, may hold spaces).
+std::istringstream StatFields(const std::string& path) {
+  std::ifstream in(path);
   std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   const size_t paren = stat.rfind(')');
   return std::istringstream(paren == std::string::npos ? std::string() : stat.substr(paren + 2));
 }
+
+std::istringstream StatFields(pid_t pid) { return StatFields("/proc/" + std::to_string(pid) + "/stat"); }
 
 }  // namespace
 
@@ -64,6 +68,21 @@ bool WaitAllThreadsStopped(pid_t pid, int max_wait_ms) {
     if (std::chrono::steady_clock::now() > deadline) return false;
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
+}
+
+std::map<pid_t, int> ThreadNices(pid_t pid) {
+  std::map<pid_t, int> nices;
+  std::error_code ec;
+  for (auto it = std::filesystem::directory_iterator("/proc/" + std::to_string(pid) + "/task", ec);
+       !ec && it != std::filesystem::directory_iterator(); it.increment(ec)) {
+    std::istringstream fields = StatFields(it->path() / "stat");
+    std::string field;
+    for (int i = 3; i < 19 && fields >> field; ++i) {
+    }
+    int nice = 0;
+    if (fields >> nice) nices[std::atoi(it->path().filename().c_str())] = nice;
+  }
+  return nices;
 }
 
 long OpenFds(pid_t pid) {

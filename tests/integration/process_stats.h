@@ -4,6 +4,8 @@
 
 #include <sys/types.h>
 
+#include <map>
+
 namespace lather::test {
 
 // Resident memory of `pid` in KiB (VmRSS), -1 if unreadable.
@@ -14,6 +16,9 @@ long PeakResidentKiB(pid_t pid);
 
 // Minor page faults of `pid` so far (/proc/PID/stat), -1 if unreadable.
 long MinorFaults(pid_t pid);
+
+// The nice value of every thread of `pid` (field 19 of /proc/PID/task/TID/stat), by thread id.
+std::map<pid_t, int> ThreadNices(pid_t pid);
 
 // Number of open file descriptors of `pid`.
 long OpenFds(pid_t pid);

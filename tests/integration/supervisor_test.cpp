@@ -31,6 +31,7 @@
 using lather::Client;
 using lather::Status;
 using lather::test::MakeClient;
+using lather::test::ThreadNices;
 using lather::test::ServiceBinary;
 using lather::test::ServiceProcess;
 
@@ -65,25 +66,6 @@ std::set<pid_t> Workers(pid_t supervisor) {
     if (Alive(pid)) pids.insert(pid);
   }
   return pids;
-}
-
-// The nice value of every thread of `pid` (field 19 of /proc/PID/task/TID/stat), by thread id.
-std::map<pid_t, int> ThreadNices(pid_t pid) {
-  std::map<pid_t, int> nices;
-  for (const auto& entry : std::filesystem::directory_iterator("/proc/" + std::to_string(pid) + "/task")) {
-    std::ifstream in(entry.path() / "stat");
-    std::string line;
-    std::getline(in, line);
-    const size_t close = line.rfind(')');
-    if (close == std::string::npos) continue;
-    std::istringstream fields(line.substr(close + 2));  // from field 3 (state) on
-    std::string field;
-    for (int i = 3; i < 19 && fields >> field; ++i) {
-    }
-    int nice = 0;
-    if (fields >> nice) nices[std::atoi(entry.path().filename().c_str())] = nice;
-  }
-  return nices;
 }
 
 // Waits (at most 20 s) until the supervisor's workers are two and none of `old`: a new generation serves and
