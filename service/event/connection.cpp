@@ -23,7 +23,7 @@
 
 namespace lather {
 namespace {
-constexpr size_t kReadChunk = 16 * 1024;
+constexpr size_t kReadChunk = EventLoop::kReadChunk;  // a request's first read (a spare of the loop's)
 // The most one read takes from a socket, and one write gives it, per wake-up of the loop.
 constexpr size_t kMaxReadPerWake = 256 * 1024;
 constexpr size_t kMaxWritePerWake = 256 * 1024;
@@ -167,7 +167,7 @@ EdgeSocket::ReadResult Connection::ReadReady() {
     n = ReceiveNow(&asked);
   } while (n < 0 && errno == EINTR);
   if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-    if (in_.empty()) in_.Release();  // a read tried before an edge came: an idle connection holds no buffer
+    if (in_.empty()) loop_->ReturnReadBuffer(&in_);  // a read tried before an edge came: an idle connection holds none
     if (out_.empty()) return EdgeSocket::ReadResult::kWouldBlock;
     read_outcome_ = ReadOutcome::kNothingButAnswers;  // refusals answered on their heads go out first
     return EdgeSocket::ReadResult::kDone;
@@ -214,12 +214,14 @@ void Connection::BeginWake() {
 }
 
 ssize_t Connection::ReceiveNow(size_t* asked) {
-  // A large body announced by Content-Length gets its whole buffer at once (growing by doubling would
-  // copy it again and again on the loop), and one wake-up reads at most kMaxReadPerWake of it, so that
-  // a 30 MB upload shares the loop with the quick calls of other connections.
-  const size_t room_wanted = std::max(kReadChunk / 2, parser_.expected_size() > in_.size()
-                                                          ? parser_.expected_size() - in_.size() : size_t{0});
-  char* room = in_.Reserve(std::min(room_wanted, loop_->options().http.max_body_bytes + kReadChunk), kReadChunk);
+  // A request whose size its head announced (Content-Length; the parser bounds it) gets its whole buffer at once
+  // (growing by doubling would copy it again and again on the loop) and is never outgrown by its tail, and one
+  // wake-up reads at most kMaxReadPerWake of it, so that a 30 MB upload shares the loop with the quick calls of
+  // other connections.
+  const size_t expected = parser_.expected_size();
+  loop_->BorrowReadBuffer(&in_);  // a new request's first read: into a spare, if the loop has one
+  if (expected > in_.capacity()) loop_->BorrowLargeReadBuffer(&in_, expected);  // the last large one, if it fits
+  char* room = expected > in_.size() ? in_.ReserveTotal(expected) : in_.Reserve(kReadChunk / 2, kReadChunk);
   // While the loop sheds load, a new request's first read takes only about a head's worth: if it is refused
   // on its head its body is dropped in the kernel (DiscardBody) instead of being copied out; if it is served,
   // the next read takes the rest.
@@ -501,18 +503,13 @@ void Connection::NoteRefusalCost() {
 }
 
 void Connection::ReleaseBuffers() {
-  // Freeing tens of megabytes (munmap) takes milliseconds: a large buffer is freed on the pool.
+  // A large read buffer is kept by the loop for the next large request, or freed on the pool (munmap of tens of
+  // megabytes takes milliseconds).
   if (in_.capacity() > kFreeOffLoopBytes) {
-    std::shared_ptr<char[]> storage(in_.TakeStorage().release());
-    if (!loop_->pool().Submit([storage](SoapEngine&) mutable {
-          storage.reset();
-          NoteLargeFree();
-        })) {
-      storage.reset();
-      NoteLargeFree();
-    }
+    loop_->KeepLargeReadBuffer(&in_);
+    loop_->FreeOffLoop(in_.TakeStorage());  // the one not kept, if any
   }
-  in_.Release();
+  loop_->ReturnReadBuffer(&in_);  // to the loop's spares (or freed, if not one of them)
   if (tls_) ReleaseTlsBuffers();
   if (response_.body.capacity() > kFreeOffLoopBytes) {
     auto body = std::make_shared<std::string>(std::move(response_.body));

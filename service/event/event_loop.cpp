@@ -4,7 +4,9 @@
 
 #include <pthread.h>
 
+#include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <exception>
 #include <optional>
 #include <string_view>
@@ -13,6 +15,7 @@
 #include "common/clock.h"
 #include "common/log.h"
 #include "service/event/connection.h"
+#include "service/memory/memory_return.h"
 
 namespace lather {
 
@@ -31,6 +34,7 @@ EventLoop::EventLoop(const ServerOptions& options, BlockingPool* pool)
   router_.set_fault_injection(options.fault_injection);
   last_tick_ns_.store(MonotonicNanos(), std::memory_order_relaxed);
   for (auto& spares : spare_strings_) spares.reserve(kSpareStrings);  // returning a string never allocates
+  spare_reads_.reserve(kSpareReadBuffers);
 }
 
 EventLoop::~EventLoop() = default;
@@ -39,11 +43,45 @@ void EventLoop::Tick() {
   const int64_t now = MonotonicNanos();
   last_tick_ns_.store(now, std::memory_order_relaxed);
   if (pool_ != nullptr) pool_->EndLongYields(now);  // a large echo starved past its budget runs again
+  if (large_read_.capacity() > 0 &&
+      now - large_read_used_ns_ > std::chrono::duration_cast<std::chrono::nanoseconds>(kQuietPeriod).count()) {
+    FreeOffLoop(large_read_.TakeStorage());  // large requests have stopped: the memory goes back
+  }
   if (stopping_) return;
   tick_.expires_after(std::chrono::milliseconds(100));
   tick_.async_wait([this](const boost::system::error_code& error) {
     if (!error) Tick();
   });
+}
+
+void EventLoop::KeepLargeReadBuffer(ReadBuffer* buffer) {
+  if (!buffer->empty() || buffer->capacity() <= large_read_.capacity()) return;
+  large_read_.Swap(*buffer);
+  large_read_used_ns_ = MonotonicNanos();
+}
+
+void EventLoop::BorrowLargeReadBuffer(ReadBuffer* buffer, size_t total) {
+  if (buffer->capacity() >= total || large_read_.capacity() < total) return;
+  const std::string_view held = buffer->data();
+  std::memcpy(large_read_.Reserve(held.size(), held.size()), held.data(), held.size());  // fits: no growth
+  large_read_.Commit(held.size());
+  buffer->Swap(large_read_);  // *buffer: the large memory with its bytes; large_read_: the small one
+  large_read_.Consume(large_read_.size());
+  ReturnReadBuffer(&large_read_);  // to the small spares (or freed)
+  large_read_used_ns_ = MonotonicNanos();
+}
+
+void EventLoop::FreeOffLoop(Bytes storage) {
+  if (storage == nullptr) return;
+  std::shared_ptr<char[]> shared = std::move(storage);  // with its deleter: delete[] or munmap
+  if (pool_ != nullptr && pool_->Submit([shared](SoapEngine&) mutable {
+        shared.reset();
+        NoteLargeFree();
+      })) {
+    return;
+  }
+  shared.reset();
+  NoteLargeFree();
 }
 
 void EventLoop::Run() {

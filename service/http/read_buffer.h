@@ -1,14 +1,17 @@
 // ReadBuffer: a connection's input bytes not yet consumed. Reading appends without zero-filling
 // the space; consuming a request moves nothing (only the unread rest is moved to the front, and
 // only when the room at the end runs out); Release() gives the memory back while a connection is
-// idle. Not thread-safe (one connection's).
+// idle. A request whose size is known gets a buffer of exactly that size (ReserveTotal), a large one
+// in a mapping of its own (common/huge_pages.h). Not thread-safe (one connection's).
 #pragma once
 
 #include <algorithm>
 #include <cstddef>
 #include <cstring>
-#include <memory>
 #include <string_view>
+#include <utility>
+
+#include "common/huge_pages.h"
 
 namespace lather {
 
@@ -19,28 +22,38 @@ class ReadBuffer {
   size_t size() const { return end_ - begin_; }
   bool empty() const { return begin_ == end_; }
 
-  // Makes room for at least `min_room` more bytes (growing to hold data plus `chunk`) and returns
-  // where to write them; space() says how many fit.
+  // Makes room for at least `min_room` more bytes (growing to hold data plus `chunk`, at least doubling) and
+  // returns where to write them; space() says how many fit. For bytes whose total is not known yet.
   char* Reserve(size_t min_room, size_t chunk) {
-    if (capacity_ - end_ >= min_room) return bytes_.get() + end_;
-    const size_t held = size();
-    if (capacity_ - held >= min_room) {
-      std::memmove(bytes_.get(), bytes_.get() + begin_, held);
-    } else {
-      // Double (small requests grow cheaply), or take exactly what is asked for if that is more.
-      const size_t capacity = std::max(capacity_ == 0 ? chunk : 2 * capacity_, held + min_room);
-      std::unique_ptr<char[]> grown(new char[capacity]);  // not zero-filled: only read into
-      // Not advised for huge pages (common/huge_pages.h): a classic connection's large body read into 2 MiB
-      // pages left ~16 MiB resident after the memory was given back (the hostile-input test's RSS check
-      // failed 5-8 of 10 runs on 2026-12-06, 0 of 10 without the advice).
-      if (held > 0) std::memcpy(grown.get(), bytes_.get() + begin_, held);
-      bytes_ = std::move(grown);
-      capacity_ = capacity;
+    if (capacity_ - end_ < min_room) {
+      const size_t held = size();
+      if (capacity_ - held >= min_room) {
+        MoveToFront();
+      } else {
+        Grow(std::max(capacity_ == 0 ? chunk : 2 * capacity_, held + min_room), false);
+      }
     }
-    begin_ = 0;
-    end_ = held;
     return bytes_.get() + end_;
   }
+
+  // Makes room for a request of `total` bytes in all, the unconsumed bytes held being its start, and returns
+  // where to write the rest. A buffer that grows for it grows to exactly `total` - one allocation for a 30 MB
+  // body announced by Content-Length, never copied again - and from kMappedBytes up it is a mapping of its own,
+  // advised for huge pages, that is unmapped whole when freed (AllocateMapped: no malloc lock taken or advice
+  // left behind; a classic connection's body read into huge pages of malloc's heap stayed ~16 MiB resident).
+  char* ReserveTotal(size_t total) {
+    const size_t held = size();
+    const size_t min_room = total > held ? total - held : 0;
+    if (capacity_ - end_ < min_room) {
+      if (capacity_ >= total) {
+        MoveToFront();
+      } else {
+        Grow(total, total >= kMappedBytes);
+      }
+    }
+    return bytes_.get() + end_;
+  }
+
   size_t space() const { return capacity_ - end_; }
 
   // `n` bytes were written at Reserve()'s pointer.
@@ -55,10 +68,18 @@ class ReadBuffer {
   size_t capacity() const { return capacity_; }
 
   // Hands over the memory (when empty), for the caller to free elsewhere.
-  std::unique_ptr<char[]> TakeStorage() {
+  Bytes TakeStorage() {
     if (!empty()) return nullptr;
     capacity_ = begin_ = end_ = 0;
     return std::move(bytes_);
+  }
+
+  // Exchanges memory and contents with `other` (a spare kept elsewhere).
+  void Swap(ReadBuffer& other) noexcept {
+    std::swap(bytes_, other.bytes_);
+    std::swap(capacity_, other.capacity_);
+    std::swap(begin_, other.begin_);
+    std::swap(end_, other.end_);
   }
 
   // Frees the memory; only when empty (an idle connection holds no buffer).
@@ -69,7 +90,27 @@ class ReadBuffer {
   }
 
  private:
-  std::unique_ptr<char[]> bytes_;
+  // Totals from this size up get a mapping of their own (see ReserveTotal).
+  static constexpr size_t kMappedBytes = kHugePageAdviceBytes;
+
+  void MoveToFront() {
+    const size_t held = size();
+    std::memmove(bytes_.get(), bytes_.get() + begin_, held);
+    begin_ = 0;
+    end_ = held;
+  }
+
+  void Grow(size_t capacity, bool mapped) {
+    Bytes grown = mapped ? AllocateMapped(capacity) : Bytes(new char[capacity]);  // not zero-filled: only read into
+    const size_t held = size();
+    if (held > 0) std::memcpy(grown.get(), bytes_.get() + begin_, held);
+    bytes_ = std::move(grown);
+    capacity_ = capacity;
+    begin_ = 0;
+    end_ = held;
+  }
+
+  Bytes bytes_;
   size_t capacity_ = 0;
   size_t begin_ = 0;
   size_t end_ = 0;
