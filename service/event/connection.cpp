@@ -464,13 +464,11 @@ void Connection::Reject(int status, const std::string& reason, const char* extra
 }
 
 void Connection::Drain() {
+  std::array<char, kReadChunk> dropped;  // what a refused client still sends is read here and never kept
   for (;;) {
-    char* room = in_.Reserve(kReadChunk, kReadChunk);
-    const ssize_t n = ::recv(socket_.native_handle(), room, in_.space(), 0);
+    const ssize_t n = ::recv(socket_.native_handle(), dropped.data(), dropped.size(), 0);
     if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) return Read();
     if (n <= 0) return Close();  // the client has closed (or reset): done
-    in_.Commit(static_cast<size_t>(n));
-    in_.Consume(static_cast<size_t>(n));
   }
 }
 
@@ -549,6 +547,10 @@ void Connection::OnWritten(const boost::system::error_code& error, size_t bytes)
       socket_.shutdown(boost::asio::ip::tcp::socket::shutdown_send, ignored);
       if (linger_after_write_ && !loop_->stopping()) {
         SetPhase(Phase::kLingering);
+        // The refused request's bytes are done with: its buffers go now. (Drained into the request's buffer, the
+        // rest of an oversized chunked body filled the untouched half of a 128 MiB one.)
+        in_.Consume(in_.size());
+        ReleaseBuffers();
         return Drain();
       }
     }
