@@ -4,8 +4,8 @@
 // read buffer took ~2,700 of them on its event loop, in the 256 KiB slices the quick calls wait behind; with
 // huge pages 32 MB fault in in 2-31 ms instead of 400-540. Only the 2 MiB-aligned inside of the buffer is
 // advised (madvise splits the mapping there); buffers under kHugePageAdviceBytes are left alone. Where the
-// kernel has transparent huge pages off, or the call fails, nothing changes: it is advice. MappedBytes are
-// large buffers of a known size in a mapping of their own, advised as a whole. Thread-safe.
+// kernel has transparent huge pages off, or the call fails, nothing changes: it is advice. AllocateMapped gives a
+// large buffer of a known size a mapping of its own, advised as a whole. Thread-safe.
 #pragma once
 
 #include <cstddef>

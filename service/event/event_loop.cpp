@@ -65,9 +65,13 @@ void EventLoop::BorrowLargeReadBuffer(ReadBuffer* buffer, size_t total) {
   const std::string_view held = buffer->data();
   std::memcpy(large_read_.Reserve(held.size(), held.size()), held.data(), held.size());  // fits: no growth
   large_read_.Commit(held.size());
-  buffer->Swap(large_read_);  // *buffer: the large memory with its bytes; large_read_: the small one
+  buffer->Swap(large_read_);  // *buffer: the large memory with its bytes; large_read_: the one it had
   large_read_.Consume(large_read_.size());
-  ReturnReadBuffer(&large_read_);  // to the small spares (or freed)
+  if (large_read_.capacity() > kReadChunk) {
+    FreeOffLoop(large_read_.TakeStorage());  // a smaller large one (pipelined requests): not freed on the loop
+  } else {
+    ReturnReadBuffer(&large_read_);  // to the small spares (or freed)
+  }
   large_read_used_ns_ = MonotonicNanos();
 }
 
