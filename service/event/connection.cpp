@@ -31,6 +31,9 @@ constexpr size_t kMaxWritePerWake = 256 * 1024;
 constexpr size_t kFreeOffLoopBytes = 1024 * 1024;
 // After a rejection, how long the rest of the client's request is read and dropped before closing.
 constexpr std::chrono::milliseconds kLingerTime{5000};
+// How long an idle connection waiting with the edge read goes before it looks once for a FIN it cannot see
+// (Connection::ProbeForEnd).
+constexpr std::chrono::milliseconds kEndProbeAfter{1000};
 // Answers up to this size are copied together for one write; larger ones are written from where they are.
 constexpr size_t kCoalesceBytes = 16 * 1024;
 // A first read while shedding load (RequestRouter::shedding): a SOAP request's head and a little more.
@@ -67,6 +70,7 @@ void Connection::ArmDrain(std::chrono::milliseconds grace) {
   // sends none within `grace` is closed then. Armed once: the next answer closes the connection anyway.
   if (drain_armed_) return;
   drain_armed_ = true;
+  end_probe_due_ = false;  // the deadline is the drain's now
   loop_->ArmDeadline(this, grace);
 }
 
@@ -87,7 +91,13 @@ void Connection::SetPhase(Phase phase) {
   const ServerOptions& o = loop_->options();
   std::chrono::milliseconds limit{};
   switch (phase) {
-    case Phase::kIdle: limit = o.idle_timeout; break;
+    case Phase::kIdle:
+      limit = o.idle_timeout;
+      // The edge read's wait cannot see a FIN that came with the last request (ProbeForEnd): it looks once,
+      // kEndProbeAfter into the idle time, and then waits out the rest.
+      end_probe_due_ = loop_->edge_reads() && !tls_ && limit > kEndProbeAfter;
+      if (end_probe_due_) limit = kEndProbeAfter;
+      break;
     case Phase::kHead: limit = o.header_timeout; break;
     case Phase::kHandshake: limit = o.header_timeout; break;
     case Phase::kBody: limit = o.body_timeout; break;
@@ -107,6 +117,9 @@ void Connection::DeadlineExpired() {
 void Connection::OnDeadline() {
   switch (phase_) {
     case Phase::kIdle:
+      if (std::exchange(end_probe_due_, false)) return ProbeForEnd();
+      Close();
+      break;
     case Phase::kWriting:
     case Phase::kLingering:
       Close();
@@ -141,8 +154,8 @@ void Connection::Read() {
   if (tls_) return ReadTls();
   if (phase_ == Phase::kIdle && loop_->edge_reads()) {
     // The wait for the next request: no buffer held, no epoll re-arm (see EdgeSocket). A FIN that came with
-    // the last request is seen at the idle deadline (a reset, at the answer's write). Off by default
-    // (LATHER_EDGE_READS=1): see EventLoop::edge_reads().
+    // the last request is found by ProbeForEnd a second into the idle time (a reset, at the answer's write
+    // or then). LATHER_EDGE_READS=0 turns it off: see EventLoop::edge_reads().
     socket_.StartRead(this, shared_from_this());
     return;
   }
@@ -154,6 +167,20 @@ void Connection::Read() {
                        self->BeginWake();
                        self->OnReadable(error);
                      });
+}
+
+void Connection::ProbeForEnd() {
+  // An edge wait sleeps until the socket's next edge. A client that sent its request and a FIN together (a
+  // half-close) gave its last edge before the read that emptied the socket, so nothing would wake the wait
+  // until the idle deadline. One peek a second into the idle time finds the FIN (0) or a reset; a keep-alive
+  // client's next request moves the deadline on before then, so a busy connection never pays for it.
+  char byte;
+  ssize_t n;
+  do {
+    n = ::recv(socket_.native_handle(), &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+  } while (n < 0 && errno == EINTR);
+  if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK)) return Close();
+  loop_->ArmDeadline(this, loop_->options().idle_timeout - kEndProbeAfter);  // still idle: the rest of its time
 }
 
 EdgeSocket::ReadResult Connection::ReadReady() {

@@ -103,6 +103,9 @@ class Connection : public std::enable_shared_from_this<Connection>,
   std::string PeerName() const;
   void DeadlineExpired() override;
   void OnDeadline();
+  // Idle with the edge read: closes the connection if the client has sent a FIN (or reset) that no edge
+  // will report, else arms the rest of the idle deadline.
+  void ProbeForEnd();
   void Close();
 
   // TLS (connection_tls.cpp). Starts the session and its handshake.
@@ -144,6 +147,7 @@ class Connection : public std::enable_shared_from_this<Connection>,
   size_t body_size_ = 0;     // of response_.body being written (0: none)
   size_t body_written_ = 0;  // of it, handed to the socket so far
   bool drain_armed_ = false;  // ArmDrain() ran: the drain deadline is set
+  bool end_probe_due_ = false;  // the idle deadline armed is ProbeForEnd's, not the idle timeout's
   bool close_after_write_ = false;
   bool linger_after_write_ = false;  // a rejection: the client may still be sending
   bool run_deferred_after_write_ = false;  // response_ holds a call for the pool, behind out_

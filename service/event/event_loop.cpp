@@ -29,7 +29,7 @@ EventLoop::EventLoop(const ServerOptions& options, BlockingPool* pool)
   router_.set_max_queue_wait(std::chrono::duration<double>(options.max_queue_wait).count());
   router_.set_https(options.tls != nullptr);
   const char* edge = std::getenv("LATHER_EDGE_READS");
-  edge_reads_ = edge != nullptr && std::string_view(edge) == "1";
+  edge_reads_ = edge == nullptr || std::string_view(edge) != "0";
   router_.set_max_decoded_bytes(options.http.max_body_bytes);
   router_.set_fault_injection(options.fault_injection);
   last_tick_ns_.store(MonotonicNanos(), std::memory_order_relaxed);

@@ -52,8 +52,8 @@ class EventLoop {
   void QueueIncrement(std::shared_ptr<Connection> connection, SoapEngine::PendingIncrement* pending,
                       int64_t arrival_ns);
   bool stopping() const { return stopping_; }
-  // Whether idle connections wait with EdgeSocket's read (no epoll re-arm per request): only with
-  // LATHER_EDGE_READS=1 in the environment, until it has passed the sanitizers and the suite many times over.
+  // Whether idle plain connections wait with EdgeSocket's read (no epoll re-arm per request): yes, unless
+  // LATHER_EDGE_READS=0 is in the environment (the wait that re-arms, kept as the fallback).
   bool edge_reads() const { return edge_reads_; }
 
   // Runs the loop until it has no work left after BeginStop(). Catches and logs anything thrown.
@@ -179,7 +179,7 @@ class EventLoop {
   RequestRouter router_;
   std::unordered_set<std::shared_ptr<Connection>> connections_;
   bool stopping_ = false;
-  bool edge_reads_ = false;  // LATHER_EDGE_READS=1, read once at construction
+  bool edge_reads_ = true;  // not LATHER_EDGE_READS=0, read once at construction
   uint32_t refusals_until_timing_ = 0;  // 0: the next wake-up of a shedding loop is timed
   std::atomic<int>* connection_count_ = nullptr;
   boost::asio::steady_timer tick_{io_};

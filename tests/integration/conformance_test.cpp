@@ -571,6 +571,31 @@ TEST_CASE("RFC 9110 13.1.1 and 13.1.2 and 8.8.3: on GET /soap?wsdl If-Match hold
         405);
 }
 
+TEST_CASE("a client that half-closes after its request gets the answer, and the connection is closed long before "
+          "the idle deadline", "[integration][conformance]") {
+  // The request and the FIN arrive together: the event engine's wait for the next request (the edge read) gets
+  // no edge for the FIN, and must still not hold the connection for the whole idle timeout.
+  ServiceProcess service("", {"--idle-timeout", "60000"});
+  for (int i = 0; i < 2; ++i) {
+    lather::test::RawConnection c(service.port());
+    if (i == 1) {  // a keep-alive connection's second request
+      REQUIRE(c.Send(Post(kSoap11Type, Envelope(kEnv11), "Host: x\r\n")));
+      REQUIRE(c.Receive().status == 200);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));  // the service waits for the request
+    REQUIRE(c.Send(Post(kSoap11Type, Envelope(kEnv11), "Host: x\r\n")));
+    REQUIRE(c.ShutdownWrite());
+    const RawResponse answer = c.Receive();
+    CHECK(answer.status == 200);
+    CHECK(ElementText(answer.body, "result") == "42");
+    CHECK(c.ClosedWithin(std::chrono::seconds(20)));  // the idle timeout is 60 s
+  }
+  // The service keeps serving.
+  lather::test::RawConnection after(service.port());
+  REQUIRE(after.Send(Post(kSoap11Type, Envelope(kEnv11), "Host: x\r\n")));
+  CHECK(after.Receive().status == 200);
+}
+
 TEST_CASE("RFC 9112 2.2: a CRLF sent after a request leaves the connection idle, not in a request head that times out",
           "[integration][conformance]") {
   // A short header deadline and a long idle one: a connection wrongly left "in a head" gets 408 at 200 ms.

@@ -2,10 +2,12 @@
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include <cctype>
+#include <cerrno>
 #include <cstdlib>
 #include <stdexcept>
 
@@ -40,6 +42,23 @@ bool RawConnection::Send(const std::string& bytes) {
     sent += static_cast<size_t>(n);
   }
   return true;
+}
+
+bool RawConnection::ShutdownWrite() { return ::shutdown(fd_, SHUT_WR) == 0; }
+
+bool RawConnection::ClosedWithin(std::chrono::milliseconds within) {
+  const auto until = std::chrono::steady_clock::now() + within;
+  for (;;) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(until - std::chrono::steady_clock::now());
+    if (left.count() <= 0) return false;
+    pollfd p{fd_, POLLIN, 0};
+    const int ready = ::poll(&p, 1, static_cast<int>(left.count()));
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready <= 0) return false;
+    char chunk[4096];
+    const ssize_t n = ::recv(fd_, chunk, sizeof chunk, MSG_DONTWAIT);
+    if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) return true;
+  }
 }
 
 RawResponse RawConnection::Receive() {

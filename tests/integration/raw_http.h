@@ -2,6 +2,7 @@
 // can send requests no well-behaved client would (bad framing, wrong media types, DTDs).
 #pragma once
 
+#include <chrono>
 #include <map>
 #include <string>
 
@@ -32,6 +33,11 @@ class RawConnection {
   bool Send(const std::string& bytes);
   // Reads one response (Content-Length framed, or until close).
   RawResponse Receive();
+  // Ends the sending side (a half-close: the client's FIN); false on error.
+  bool ShutdownWrite();
+  // Whether the peer closes (a read returns end of stream, or a reset) within `within`; unread response bytes
+  // are dropped. False when the connection is still open then.
+  bool ClosedWithin(std::chrono::milliseconds within);
 
  private:
   int fd_ = -1;
