@@ -24,6 +24,7 @@
 namespace lather {
 namespace {
 constexpr size_t kReadChunk = 16 * 1024;
+constexpr size_t kChunkedRead = 256 * 1024;  // the room a chunked body is read into (ReadMore)
 constexpr size_t kKeepBufferBytes = 1 << 20;  // larger buffers are freed between requests
 constexpr std::chrono::milliseconds kStopCheck{200};  // how often an idle connection looks at stopping
 constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
@@ -107,7 +108,8 @@ void BlockingConnection::Serve() {
 }
 
 BlockingConnection::ReadResult BlockingConnection::ReadMore(Clock::time_point deadline, bool idle) {
-  char* room = in_.Reserve(kReadChunk / 2, kReadChunk);
+  // A chunked body's buffer stays small (its decoded bytes are dropped): it is read up to kChunkedRead at a time.
+  char* room = in_.Reserve(parser_.in_chunked_body() ? kChunkedRead : kReadChunk / 2, kReadChunk);
   for (;;) {
     const auto now = Clock::now();
     if (now >= deadline) return ReadResult::kTimeout;
@@ -143,9 +145,15 @@ bool BlockingConnection::ReadRequest() {
       case HttpRequestParser::Result::kNeedMore:
         break;
     }
-    if (in_.size() > options_.http.max_header_bytes + 2 * options_.http.max_body_bytes) {
+    if (in_.size() + parser_.discarded() > options_.http.max_header_bytes + 2 * options_.http.max_body_bytes) {
       Reject(413, "request framing overhead exceeds the message size limit");
       return false;
+    }
+    // A chunked body's decoded bytes (and the head, whose fields the parser copied) are not kept beside their
+    // decoded copy: the buffer holds only the undecoded rest.
+    if (const size_t decoded = parser_.decoded_prefix(); decoded > 0) {
+      in_.Consume(decoded);
+      parser_.Discard(decoded);
     }
     if (parser_.head_complete() && !in_body) {
       in_body = true;

@@ -248,7 +248,11 @@ ssize_t Connection::ReceiveNow(size_t* asked) {
   const size_t expected = parser_.expected_size();
   loop_->BorrowReadBuffer(&in_);  // a new request's first read: into a spare, if the loop has one
   if (expected > in_.capacity()) loop_->BorrowLargeReadBuffer(&in_, expected);  // the last large one, if it fits
-  char* room = expected > in_.size() ? in_.ReserveTotal(expected) : in_.Reserve(kReadChunk / 2, kReadChunk);
+  // A chunked body keeps only what is not decoded yet (Process drops the rest), so its buffer stays small: it is
+  // read kMaxReadPerWake at a time into a room that size, not kReadChunk.
+  char* room = expected > in_.size()         ? in_.ReserveTotal(expected)
+               : parser_.in_chunked_body() ? in_.Reserve(kMaxReadPerWake, kReadChunk)
+                                           : in_.Reserve(kReadChunk / 2, kReadChunk);
   // While the loop sheds load, a new request's first read takes only about a head's worth: if it is refused
   // on its head its body is dropped in the kernel (DiscardBody) instead of being copied out; if it is served,
   // the next read takes the rest.
@@ -281,11 +285,14 @@ void Connection::OnReadable(const boost::system::error_code& error) {
 
 void Connection::Process() {
   for (;;) {
-    if (const size_t blank = LeadingEmptyLineBytes(in_.data()); blank > 0 && blank == in_.size()) {
+    // Between requests. (A chunked body in progress may leave in_ empty, or holding only the CRLF after a
+    // chunk: its decoded bytes are dropped as it goes.)
+    const bool between = !parser_.head_complete();
+    if (const size_t blank = between ? LeadingEmptyLineBytes(in_.data()) : 0; blank > 0 && blank == in_.size()) {
       in_.Consume(blank);  // a client's CRLF after its request (RFC 9112 2.2): idle, not a request begun
       parser_.Reset();
     }
-    if (in_.empty()) {
+    if (between && in_.empty()) {
       if (!out_.empty()) return Flush(false);
       if (discard_left_ > 0) {  // a refused request's body is still coming: under the body deadline
         SetPhase(Phase::kBody);
@@ -299,8 +306,14 @@ void Connection::Process() {
     switch (parser_.Parse(in_.data())) {
       case HttpRequestParser::Result::kNeedMore: {
         const HttpLimits& limits = loop_->options().http;
-        if (in_.size() > limits.max_header_bytes + 2 * limits.max_body_bytes) {
+        if (in_.size() + parser_.discarded() > limits.max_header_bytes + 2 * limits.max_body_bytes) {
           return Reject(413, "request framing overhead exceeds the message size limit");
+        }
+        // A chunked body's bytes already decoded (and its head, whose fields the parser copied) are dropped:
+        // the buffer holds only the undecoded rest, not the raw chunks beside their decoded copy.
+        if (const size_t decoded = parser_.decoded_prefix(); decoded > 0) {
+          in_.Consume(decoded);
+          parser_.Discard(decoded);
         }
         if (parser_.expected_size() > 0 && !tls_ && RefuseOnHead()) return;
         if (!out_.empty()) return Flush(false);  // answer what is done before waiting for more
@@ -334,6 +347,7 @@ bool Connection::Queue(size_t consumed) {
     response_.head.insert(response_.head.size() - 2, "Connection: keep-alive\r\n");
   }
   in_.Consume(consumed);
+  if (Bytes body = parser_.TakeLargeBody()) loop_->FreeOffLoop(std::move(body));  // a large chunked body's
   parser_.Reset();
   if (response_.busy) {
     ++wake_refused_;

@@ -1,11 +1,16 @@
 #include "service/http/http_request_parser.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include "service/http/host_syntax.h"
 
 namespace lather {
 namespace {
+
+// A decoded chunked body's first allocation, and the most of one kept for the connection's next request.
+constexpr size_t kChunkedBodyStart = 16 * 1024;
+constexpr size_t kChunkedBodyKept = 64 * 1024;
 
 bool IsTokenChar(char c) {
   if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) return true;
@@ -79,9 +84,16 @@ size_t LeadingEmptyLineBytes(std::string_view buffer) {
   return n;
 }
 
+Bytes HttpRequestParser::TakeLargeBody() {
+  if (chunked_body_.capacity() <= kChunkedBodyKept) return nullptr;
+  request_.body = std::string_view();
+  chunked_body_.Consume(chunked_body_.size());
+  return chunked_body_.TakeStorage();
+}
+
 void HttpRequestParser::Reset() {
   state_ = State::kHead;
-  scan_from_ = body_start_ = pos_ = consumed_ = 0;
+  scan_from_ = body_start_ = pos_ = consumed_ = discarded_ = 0;
   content_length_ = chunk_left_ = 0;
   has_content_length_ = chunked_ = false;
   header_count_ = 0;
@@ -103,7 +115,8 @@ void HttpRequestParser::Reset() {
   fault_.clear();
   authorization_.clear();
   forwarded_for_.clear();
-  chunked_body_.clear();
+  chunked_body_.Consume(chunked_body_.size());
+  if (chunked_body_.capacity() > kChunkedBodyKept) chunked_body_.Release();  // a large one is not kept for the next
   request_ = HttpRequest{};
 }
 
@@ -385,7 +398,20 @@ HttpRequestParser::Result HttpRequestParser::ParseChunked(std::string_view buffe
       }
       case State::kChunkData: {
         const size_t available = std::min<uint64_t>(buffer.size() - pos_, chunk_left_);
-        chunked_body_.append(buffer.data() + pos_, available);
+        if (available > 0) {
+          // Grown by doubling up to kMappedBytes; past that, at once to the limit (checked on each chunk's size
+          // line, so the body cannot outgrow it), in a mapping whose pages become resident only as they are
+          // written: one copy of at most 4 MiB instead of a copy at every doubling, each leaving the old and the
+          // new buffer resident together.
+          size_t total = chunked_body_.size() + available;
+          if (total > chunked_body_.capacity()) {
+            total = std::max({total, 2 * chunked_body_.capacity(), kChunkedBodyStart});
+            if (total >= ReadBuffer::kMappedBytes) total = limits_.max_body_bytes;
+            total = std::min<size_t>(total, limits_.max_body_bytes);
+          }
+          std::memcpy(chunked_body_.ReserveTotal(total), buffer.data() + pos_, available);
+          chunked_body_.Commit(available);
+        }
         pos_ += available;
         chunk_left_ -= available;
         if (chunk_left_ > 0) return Result::kNeedMore;
@@ -407,7 +433,7 @@ HttpRequestParser::Result HttpRequestParser::ParseChunked(std::string_view buffe
         const bool last = eol == pos_;
         pos_ = eol + 2;
         if (!last) break;  // a trailer field: ignored
-        request_.body = chunked_body_;
+        request_.body = chunked_body_.data();
         consumed_ = pos_;
         state_ = State::kDone;
         return Result::kComplete;

@@ -5,8 +5,9 @@
 // header, a Host that is not host[:port], a NUL in a header value, Transfer-Encoding not ending in
 // chunked (or in HTTP/1.0), the asterisk-form with a method other than OPTIONS; an expectation other
 // than 100-continue is 417. Empty lines before the request line are skipped (RFC 9112 2.2).
-// The caller keeps all unconsumed bytes in one buffer starting at the request and calls Parse()
-// each time bytes arrive. One parser per connection; not thread-safe. Reused across requests so
+// The caller keeps all unconsumed bytes in one buffer starting at the request (or, once it has dropped a
+// chunked body's decoded bytes with Discard, at the first byte not decoded) and calls Parse() each time bytes
+// arrive. One parser per connection; not thread-safe. Reused across requests so
 // its strings keep their capacity (no allocation per request once warm).
 #pragma once
 
@@ -14,6 +15,8 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+
+#include "service/http/read_buffer.h"
 
 namespace lather {
 
@@ -61,7 +64,7 @@ class HttpRequestParser {
   explicit HttpRequestParser(const HttpLimits& limits) : limits_(limits) {}
 
   // Parses `buffer`, which holds every unconsumed byte, starting at the request's first byte.
-  // kComplete: request() is filled and consumed() bytes belong to it. kError: error_status() and
+  // kComplete: request() is filled and consumed() bytes (of `buffer`) belong to it. kError: error_status() and
   // error_reason() say why; the connection must answer and close. kNeedMore: call again with more.
   Result Parse(std::string_view buffer);
 
@@ -76,6 +79,28 @@ class HttpRequestParser {
   // client addresses a reverse proxy saw, for the log only (a client can send anything here).
   std::string_view forwarded_for() const { return forwarded_for_; }
   const std::string& error_reason() const { return error_reason_; }
+
+  // A chunked body being decoded: how many leading bytes of the buffer the parser is done with (the head, whose
+  // fields it has copied, and the chunks it has decoded into its own string), which the caller may drop and
+  // report with Discard(); 0 otherwise. Lets a connection keep only the undecoded rest of a large chunked body.
+  size_t decoded_prefix() const { return in_chunked_body() ? pos_ : 0; }
+  // True while a chunked body is being decoded (its head parsed, its last chunk and trailer not yet).
+  bool in_chunked_body() const {
+    return state_ == State::kChunkSize || state_ == State::kChunkData || state_ == State::kChunkDataEnd ||
+           state_ == State::kTrailer;
+  }
+  // The caller dropped the first `n` bytes (n <= decoded_prefix()); the next Parse() gets the buffer without them.
+  void Discard(size_t n) {
+    pos_ -= n;
+    discarded_ += n;
+  }
+  // Bytes of this request dropped with Discard() so far: with what the buffer holds, the request's raw size.
+  size_t discarded() const { return discarded_; }
+
+  // The decoded chunked body's memory when it is larger than the next request would reuse (null otherwise), for
+  // the caller to free where it likes (an event loop frees tens of megabytes on its pool). Ends the request's
+  // body view: call once the request is answered, before Reset() (which frees such memory itself).
+  Bytes TakeLargeBody();
 
   // Prepares for the next request on the same connection.
   void Reset();
@@ -95,6 +120,7 @@ class HttpRequestParser {
   size_t scan_from_ = 0;    // where the search for the end of the head resumes
   size_t body_start_ = 0;
   size_t pos_ = 0;          // chunked: next unparsed byte
+  size_t discarded_ = 0;    // chunked: bytes before the buffer's start, dropped by the caller (Discard)
   uint64_t content_length_ = 0;
   uint64_t chunk_left_ = 0;
   bool has_content_length_ = false;
@@ -116,7 +142,9 @@ class HttpRequestParser {
   std::string if_match_, if_none_match_;
   std::string authorization_, fault_;
   std::string forwarded_for_;
-  std::string chunked_body_;
+  // The decoded chunked body: grows by doubling, and from 4 MiB up in a mapping of its own that Reset() unmaps
+  // (a std::string's steps stayed resident in malloc's arenas: 64 MiB of them under a hostile 64 MiB body).
+  ReadBuffer chunked_body_;
   HttpRequest request_;
 };
 

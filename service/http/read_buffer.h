@@ -1,8 +1,9 @@
 // ReadBuffer: a connection's input bytes not yet consumed. Reading appends without zero-filling
 // the space; consuming a request moves nothing (only the unread rest is moved to the front, and
 // only when the room at the end runs out); Release() gives the memory back while a connection is
-// idle. A request whose size is known gets a buffer of exactly that size (ReserveTotal), a large one
-// in a mapping of its own (common/huge_pages.h). Not thread-safe (one connection's).
+// idle. A request whose size is known gets a buffer of exactly that size (ReserveTotal); a large one, or one
+// grown large, is a mapping of its own (common/huge_pages.h). Also holds a decoded chunked body
+// (HttpRequestParser). Not thread-safe (one connection's).
 #pragma once
 
 #include <algorithm>
@@ -23,14 +24,17 @@ class ReadBuffer {
   bool empty() const { return begin_ == end_; }
 
   // Makes room for at least `min_room` more bytes (growing to hold data plus `chunk`, at least doubling) and
-  // returns where to write them; space() says how many fit. For bytes whose total is not known yet.
+  // returns where to write them; space() says how many fit. For bytes whose total is not known yet. Grown to
+  // kMappedBytes or more, it is a mapping of its own too: freed, it leaves nothing resident behind (the steps
+  // of a doubling buffer freed into malloc's arenas stay resident, as much again as the last one).
   char* Reserve(size_t min_room, size_t chunk) {
     if (capacity_ - end_ < min_room) {
       const size_t held = size();
       if (capacity_ - held >= min_room) {
         MoveToFront();
       } else {
-        Grow(std::max(capacity_ == 0 ? chunk : 2 * capacity_, held + min_room), false);
+        const size_t capacity = std::max(capacity_ == 0 ? chunk : 2 * capacity_, held + min_room);
+        Grow(capacity, capacity >= kMappedBytes);
       }
     }
     return bytes_.get() + end_;
@@ -67,6 +71,9 @@ class ReadBuffer {
 
   size_t capacity() const { return capacity_; }
 
+  // Totals from this size up get a mapping of their own (see ReserveTotal).
+  static constexpr size_t kMappedBytes = kHugePageAdviceBytes;
+
   // Hands over the memory (when empty), for the caller to free elsewhere.
   Bytes TakeStorage() {
     if (!empty()) return nullptr;
@@ -90,9 +97,6 @@ class ReadBuffer {
   }
 
  private:
-  // Totals from this size up get a mapping of their own (see ReserveTotal).
-  static constexpr size_t kMappedBytes = kHugePageAdviceBytes;
-
   void MoveToFront() {
     const size_t held = size();
     std::memmove(bytes_.get(), bytes_.get() + begin_, held);
