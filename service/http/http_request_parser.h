@@ -81,7 +81,7 @@ class HttpRequestParser {
   const std::string& error_reason() const { return error_reason_; }
 
   // A chunked body being decoded: how many leading bytes of the buffer the parser is done with (the head, whose
-  // fields it has copied, and the chunks it has decoded into its own string), which the caller may drop and
+  // fields it has copied, and the chunks it has decoded into its own buffer), which the caller may drop and
   // report with Discard(); 0 otherwise. Lets a connection keep only the undecoded rest of a large chunked body.
   size_t decoded_prefix() const { return in_chunked_body() ? pos_ : 0; }
   // True while a chunked body is being decoded (its head parsed, its last chunk and trailer not yet).
