@@ -102,7 +102,7 @@ TEST_CASE("a chunked body's decoded bytes can be dropped as it arrives, byte by 
   }
 }
 
-TEST_CASE("a large chunked body is decoded into memory handed over once answered; a small one is kept for reuse",
+TEST_CASE("a large chunked body's memory is handed over once it is answered, and a small one kept for reuse",
           "[service][http]") {
   HttpLimits limits;  // 64 MiB
   HttpRequestParser parser(limits);
