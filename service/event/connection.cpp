@@ -347,7 +347,7 @@ bool Connection::Queue(size_t consumed) {
     response_.head.insert(response_.head.size() - 2, "Connection: keep-alive\r\n");
   }
   in_.Consume(consumed);
-  if (Bytes body = parser_.TakeLargeBody()) loop_->FreeOffLoop(std::move(body));  // a large chunked body's
+  if (Bytes body = parser_.TakeLargeBody()) loop_->FreeOffLoop(std::move(body));  // unmapped on the pool
   parser_.Reset();
   if (response_.busy) {
     ++wake_refused_;
