@@ -161,7 +161,10 @@ class EventLoop {
 
  private:
   const ServerOptions& options_;
-  boost::asio::io_context io_{1};
+  // One thread runs it, and every socket operation on it starts there (the acceptor's peer sockets are only
+  // registered from loop 0, under the reactor's registration lock, then posted here): the sockets' own locks go
+  // (three lock/unlock pairs per call); posting from other threads stays locked.
+  boost::asio::io_context io_{BOOST_ASIO_CONCURRENCY_HINT_UNSAFE_IO};
   std::optional<boost::asio::executor_work_guard<boost::asio::io_context::executor_type>> work_;
   BlockingPool* pool_;
   GroupCommitter* writer_ = nullptr;

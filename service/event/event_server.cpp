@@ -5,10 +5,13 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/thread/thread.hpp>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <atomic>
 #include <functional>
 #include <optional>
+#include <utility>
 
 #include "common/clock.h"
 #include "common/log.h"
@@ -67,9 +70,39 @@ class EventServer final : public Server {
   std::function<std::string()> render_metrics_;
 };
 
+// A connection's descriptor on its way from the acceptor's loop to the loop that serves it: closed if it never
+// gets there (that loop stopped first).
+class HandedDescriptor {
+ public:
+  explicit HandedDescriptor(int fd) : fd_(fd) {}
+  HandedDescriptor(const HandedDescriptor&) = delete;
+  HandedDescriptor& operator=(const HandedDescriptor&) = delete;
+  ~HandedDescriptor() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  int Take() { return std::exchange(fd_, -1); }
+
+ private:
+  int fd_;
+};
+
+// On `loop`'s thread: serves an accepted connection, or lets it go when the loop is stopping without a drain.
+void StartConnection(EventLoop* loop, tcp::socket socket) {
+  const std::chrono::milliseconds drain = loop->options().drain_idle;
+  if (loop->stopping() && drain.count() == 0) {
+    loop->ConnectionEnded();
+    return;
+  }
+  auto connection = std::make_shared<Connection>(loop, std::move(socket));
+  loop->Add(connection);
+  connection->Start();
+  // Accepted just as a drain began: its first request is answered (with Connection: close), not cut.
+  if (loop->stopping()) connection->DrainIfIdle(drain);
+}
+
 void EventServer::Accept() {
   EventLoop* loop = loops_[next_loop_++ % loops_.size()].get();
-  acceptor_->async_accept(loop->io(), [this, loop](const boost::system::error_code& error, tcp::socket socket) {
+  acceptor_->async_accept([this, loop](const boost::system::error_code& error, tcp::socket socket) {
     if (error == asio::error::operation_aborted || !acceptor_->is_open()) return;
     if (error == asio::error::no_descriptors || error.value() == ENFILE || error == asio::error::no_buffer_space ||
         error == asio::error::no_memory) {
@@ -88,19 +121,30 @@ void EventServer::Accept() {
       // a request already on the wire does not turn the close into a reset (this handler runs on loop 0).
       RefuseWithLinger(std::move(socket), busy_response_, lingering_refusals_);
       loops_[0]->metrics().RecordRejection(503);
-    } else {
+    } else if (loop == loops_[0].get()) {
       connections_.fetch_add(1, std::memory_order_relaxed);
-      asio::post(loop->io(), [loop, s = std::make_shared<tcp::socket>(std::move(socket))]() mutable {
-        const std::chrono::milliseconds drain = loop->options().drain_idle;
-        if (loop->stopping() && drain.count() == 0) {
+      asio::post(loop->io(), [loop, s = std::make_shared<tcp::socket>(std::move(socket))] {
+        StartConnection(loop, std::move(*s));
+      });
+    } else {
+      // Another loop's connection goes there as its descriptor, registered on that loop's reactor by its own
+      // thread: each loop's sockets are touched by that loop alone (its io_context runs without socket locks).
+      connections_.fetch_add(1, std::memory_order_relaxed);
+      boost::system::error_code released;
+      auto fd = std::make_shared<HandedDescriptor>(socket.release(released));
+      boost::system::error_code unknown;
+      const tcp protocol = acceptor_->local_endpoint(unknown).protocol();
+      asio::post(loop->io(), [loop, fd, protocol] {
+        tcp::socket handed(loop->io());
+        boost::system::error_code failed;
+        const int handle = fd->Take();
+        if (handle < 0 || handed.assign(protocol, handle, failed)) {
+          if (handle >= 0) ::close(handle);
+          LogLine("accept failed: the connection could not be handed to its loop: " + failed.message());
           loop->ConnectionEnded();
           return;
         }
-        auto connection = std::make_shared<Connection>(loop, std::move(*s));
-        loop->Add(connection);
-        connection->Start();
-        // Accepted just as a drain began: its first request is answered (with Connection: close), not cut.
-        if (loop->stopping()) connection->DrainIfIdle(drain);
+        StartConnection(loop, std::move(handed));
       });
     }
     Accept();

@@ -4,13 +4,15 @@
 
 #include <string>
 
+#include "common/char_table.h"
+
 namespace lather {
 namespace {
 
-bool IsAlnum(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); }
-bool IsHexDigit(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
-bool IsUnreserved(char c) { return IsAlnum(c) || c == '-' || c == '.' || c == '_' || c == '~'; }
-bool IsSubDelim(char c) {
+constexpr bool IsAlnum(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); }
+constexpr bool IsHexDigit(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+constexpr bool IsUnreserved(char c) { return IsAlnum(c) || c == '-' || c == '.' || c == '_' || c == '~'; }
+constexpr bool IsSubDelim(char c) {
   switch (c) {
     case '!': case '$': case '&': case '\'': case '(': case ')': case '*': case '+': case ',': case ';': case '=':
       return true;
@@ -19,13 +21,15 @@ bool IsSubDelim(char c) {
   }
 }
 
+constexpr CharTable kUnreservedOrSubDelim([](char c) { return IsUnreserved(c) || IsSubDelim(c); });
+
 // reg-name = *( unreserved / pct-encoded / sub-delims )
 bool IsRegName(std::string_view s) {
   for (size_t i = 0; i < s.size(); ++i) {
     if (s[i] == '%') {
       if (i + 2 >= s.size() || !IsHexDigit(s[i + 1]) || !IsHexDigit(s[i + 2])) return false;
       i += 2;
-    } else if (!IsUnreserved(s[i]) && !IsSubDelim(s[i])) {
+    } else if (!kUnreservedOrSubDelim(s[i])) {
       return false;
     }
   }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "common/char_table.h"
 #include "service/http/host_syntax.h"
 
 namespace lather {
@@ -12,7 +13,8 @@ namespace {
 constexpr size_t kChunkedBodyStart = 16 * 1024;
 constexpr size_t kChunkedBodyKept = 64 * 1024;
 
-bool IsTokenChar(char c) {
+// RFC 9110 5.6.2: tchar.
+constexpr CharTable kTokenChar([](char c) {
   if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) return true;
   switch (c) {
     case '!': case '#': case '$': case '%': case '&': case '\'': case '*': case '+': case '-':
@@ -21,17 +23,73 @@ bool IsTokenChar(char c) {
     default:
       return false;
   }
-}
+});
 
-bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    char x = a[i], y = b[i];
-    if (x >= 'A' && x <= 'Z') x = static_cast<char>(x - 'A' + 'a');
-    if (y >= 'A' && y <= 'Z') y = static_cast<char>(y - 'A' + 'a');
-    if (x != y) return false;
+bool IsToken(std::string_view s) {
+  for (char c : s) {
+    if (!kTokenChar(c)) return false;
   }
   return true;
+}
+
+// `text` equals `lower` (a literal in lower case) ignoring the case of ASCII letters.
+bool EqualsIgnoreCase(std::string_view text, std::string_view lower) {
+  if (text.size() != lower.size()) return false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if ((c >= 'A' && c <= 'Z' ? static_cast<char>(c | 0x20) : c) != lower[i]) return false;
+  }
+  return true;
+}
+
+// The header fields the parser reads; kOther for the rest.
+enum class Field {
+  kOther, kContentLength, kTransferEncoding, kContentType, kContentEncoding, kSoapAction, kHost, kAuthorization,
+  kForwardedProto, kIfMatch, kIfNoneMatch, kFault, kForwardedFor, kConnection, kExpect
+};
+
+// `name` (a token) equals `lower` (lower-case letters and '-') ignoring case. Between such a pair, setting bit 5
+// of each of the name's bytes lower-cases its letters and turns no other token byte into one `lower` can hold (it
+// changes only A-Z, '^' and '_'), so eight bytes are compared at a time.
+bool TokenEquals(std::string_view name, std::string_view lower) {
+  if (name.size() != lower.size()) return false;
+  size_t i = 0;
+  for (; i + 8 <= name.size(); i += 8) {
+    uint64_t a, b;
+    std::memcpy(&a, name.data() + i, 8);
+    std::memcpy(&b, lower.data() + i, 8);
+    if ((a | 0x2020202020202020ULL) != b) return false;
+  }
+  for (; i < name.size(); ++i) {
+    if (static_cast<char>(name[i] | 0x20) != lower[i]) return false;
+  }
+  return true;
+}
+
+// Which field a header name (a token) is, case-insensitively: by its length first, so that a name is
+// compared with at most two candidates.
+Field FieldOf(std::string_view name) {
+  switch (name.size()) {
+    case 4: return TokenEquals(name, "host") ? Field::kHost : Field::kOther;
+    case 6: return TokenEquals(name, "expect") ? Field::kExpect : Field::kOther;
+    case 8: return TokenEquals(name, "if-match") ? Field::kIfMatch : Field::kOther;
+    case 10:
+      if (TokenEquals(name, "soapaction")) return Field::kSoapAction;
+      return TokenEquals(name, "connection") ? Field::kConnection : Field::kOther;
+    case 12: return TokenEquals(name, "content-type") ? Field::kContentType : Field::kOther;
+    case 13:
+      if (TokenEquals(name, "authorization")) return Field::kAuthorization;
+      return TokenEquals(name, "if-none-match") ? Field::kIfNoneMatch : Field::kOther;
+    case 14:
+      if (TokenEquals(name, "content-length")) return Field::kContentLength;
+      return TokenEquals(name, "x-lather-fault") ? Field::kFault : Field::kOther;
+    case 15: return TokenEquals(name, "x-forwarded-for") ? Field::kForwardedFor : Field::kOther;
+    case 16: return TokenEquals(name, "content-encoding") ? Field::kContentEncoding : Field::kOther;
+    case 17:
+      if (TokenEquals(name, "transfer-encoding")) return Field::kTransferEncoding;
+      return TokenEquals(name, "x-forwarded-proto") ? Field::kForwardedProto : Field::kOther;
+    default: return Field::kOther;
+  }
 }
 
 std::string_view Trim(std::string_view s) {
@@ -183,7 +241,7 @@ HttpRequestParser::Result HttpRequestParser::ParseHead(std::string_view head) {
   const std::string_view method = line.substr(0, sp1);
   const std::string_view target = line.substr(sp1 + 1, sp2 - sp1 - 1);
   const std::string_view version = line.substr(sp2 + 1);
-  if (!std::all_of(method.begin(), method.end(), IsTokenChar)) return Fail(400, "malformed method");
+  if (!IsToken(method)) return Fail(400, "malformed method");
   std::string_view authority;  // absolute-form "http://host:port/path" (RFC 9112 3.2.2): a server MUST accept it
   std::string_view path_target = target;
   for (std::string_view scheme : {std::string_view("http://"), std::string_view("https://")}) {
@@ -237,73 +295,96 @@ HttpRequestParser::Result HttpRequestParser::ParseHead(std::string_view head) {
     const size_t colon = header.find(':');
     if (colon == std::string_view::npos || colon == 0) return Fail(400, "malformed header line");
     const std::string_view name = header.substr(0, colon);
-    if (!std::all_of(name.begin(), name.end(), IsTokenChar)) {
-      return Fail(400, "malformed header name");
-    }
+    if (!IsToken(name)) return Fail(400, "malformed header name");
     const std::string_view value = Trim(header.substr(colon + 1));
     if (value.find('\0') != std::string_view::npos) {
       return Fail(400, "the value of the header " + std::string(name.substr(0, 64)) +
                            " holds a NUL byte (RFC 9110 section 5.5)");
     }
-    if (EqualsIgnoreCase(name, "content-length")) {
-      uint64_t length = 0;
-      if (!ParseDecimal(value, &length)) return Fail(400, "Content-Length is not a number");
-      if (has_content_length_ && length != content_length_) {
-        return Fail(400, "conflicting Content-Length headers");
-      }
-      has_content_length_ = true;
-      content_length_ = length;
-    } else if (EqualsIgnoreCase(name, "transfer-encoding")) {
-      // Judged once the head is read (FrameByTransferEncoding): the list spans every line.
-      transfer_encoding_.seen = true;
-      ForEachListMember(value, [this](std::string_view coding) {
-        const bool chunked = EqualsIgnoreCase(coding, "chunked");
-        if (chunked) ++transfer_encoding_.chunked;
-        if (!chunked && transfer_encoding_.other.empty()) transfer_encoding_.other.assign(coding.substr(0, 64));
-        transfer_encoding_.last_is_chunked = chunked;
-      });
-    } else if (EqualsIgnoreCase(name, "content-type")) {
-      content_type_.assign(value);
-    } else if (EqualsIgnoreCase(name, "content-encoding")) {
-      content_encoding_.assign(value);
-    } else if (EqualsIgnoreCase(name, "soapaction")) {
-      std::string_view action = value;
-      if (action.size() >= 2 && action.front() == '"' && action.back() == '"') {
-        action = action.substr(1, action.size() - 2);
-      }
-      soap_action_.assign(action);
-      request_.has_soap_action = true;
-    } else if (EqualsIgnoreCase(name, "host")) {
-      if (++host_count_ > 1) return Fail(400, "more than one Host header (RFC 9112 section 3.2)");
-      if (!IsValidHostValue(value)) {
-        return Fail(400, "the Host header is not a valid host[:port] (RFC 9112 section 3.2, RFC 9110 section 7.2)");
-      }
-      host_.assign(value);
-    } else if (EqualsIgnoreCase(name, "authorization")) {
-      authorization_.assign(value);
-    } else if (EqualsIgnoreCase(name, "x-forwarded-proto")) {
-      forwarded_proto_.assign(Trim(value.substr(0, value.find(','))));
-    } else if (EqualsIgnoreCase(name, "if-match")) {
-      request_.has_if_match = true;
-      if_match_.append(if_match_.empty() ? "" : ", ").append(Trim(value).substr(0, 1024));
-    } else if (EqualsIgnoreCase(name, "if-none-match")) {
-      request_.has_if_none_match = true;
-      if_none_match_.append(if_none_match_.empty() ? "" : ", ").append(Trim(value).substr(0, 1024));
-    } else if (EqualsIgnoreCase(name, "x-lather-fault")) {
-      fault_.assign(Trim(value));
-    } else if (EqualsIgnoreCase(name, "x-forwarded-for")) {
-      forwarded_for_.assign(Trim(value));
-    } else if (EqualsIgnoreCase(name, "connection")) {
-      keep_alive_token = keep_alive_token || ListContains(value, "keep-alive");
-      close_token = close_token || ListContains(value, "close");
-    } else if (EqualsIgnoreCase(name, "expect")) {
-      ForEachListMember(value, [this, &unmet_expectation](std::string_view expectation) {
-        if (EqualsIgnoreCase(expectation, "100-continue")) {
-          request_.expect_continue = true;
-        } else if (unmet_expectation.empty()) {
-          unmet_expectation.assign(expectation.substr(0, 64));
+    switch (FieldOf(name)) {
+      case Field::kContentLength: {
+        uint64_t length = 0;
+        if (!ParseDecimal(value, &length)) return Fail(400, "Content-Length is not a number");
+        if (has_content_length_ && length != content_length_) {
+          return Fail(400, "conflicting Content-Length headers");
         }
-      });
+        has_content_length_ = true;
+        content_length_ = length;
+        break;
+      }
+      case Field::kTransferEncoding: {
+        // Judged once the head is read (FrameByTransferEncoding): the list spans every line.
+        transfer_encoding_.seen = true;
+        ForEachListMember(value, [this](std::string_view coding) {
+          const bool chunked = EqualsIgnoreCase(coding, "chunked");
+          if (chunked) ++transfer_encoding_.chunked;
+          if (!chunked && transfer_encoding_.other.empty()) transfer_encoding_.other.assign(coding.substr(0, 64));
+          transfer_encoding_.last_is_chunked = chunked;
+        });
+        break;
+      }
+      case Field::kContentType:
+        content_type_.assign(value);
+        break;
+      case Field::kContentEncoding:
+        content_encoding_.assign(value);
+        break;
+      case Field::kSoapAction: {
+        std::string_view action = value;
+        if (action.size() >= 2 && action.front() == '"' && action.back() == '"') {
+          action = action.substr(1, action.size() - 2);
+        }
+        soap_action_.assign(action);
+        request_.has_soap_action = true;
+        break;
+      }
+      case Field::kHost: {
+        if (++host_count_ > 1) return Fail(400, "more than one Host header (RFC 9112 section 3.2)");
+        if (!IsValidHostValue(value)) {
+          return Fail(400, "the Host header is not a valid host[:port] (RFC 9112 section 3.2, RFC 9110 section 7.2)");
+        }
+        host_.assign(value);
+        break;
+      }
+      case Field::kAuthorization:
+        authorization_.assign(value);
+        break;
+      case Field::kForwardedProto:
+        forwarded_proto_.assign(Trim(value.substr(0, value.find(','))));
+        break;
+      case Field::kIfMatch: {
+        request_.has_if_match = true;
+        if_match_.append(if_match_.empty() ? "" : ", ").append(Trim(value).substr(0, 1024));
+        break;
+      }
+      case Field::kIfNoneMatch: {
+        request_.has_if_none_match = true;
+        if_none_match_.append(if_none_match_.empty() ? "" : ", ").append(Trim(value).substr(0, 1024));
+        break;
+      }
+      case Field::kFault:
+        fault_.assign(Trim(value));
+        break;
+      case Field::kForwardedFor:
+        forwarded_for_.assign(Trim(value));
+        break;
+      case Field::kConnection: {
+        keep_alive_token = keep_alive_token || ListContains(value, "keep-alive");
+        close_token = close_token || ListContains(value, "close");
+        break;
+      }
+      case Field::kExpect: {
+        ForEachListMember(value, [this, &unmet_expectation](std::string_view expectation) {
+          if (EqualsIgnoreCase(expectation, "100-continue")) {
+            request_.expect_continue = true;
+          } else if (unmet_expectation.empty()) {
+            unmet_expectation.assign(expectation.substr(0, 64));
+          }
+        });
+        break;
+      }
+      case Field::kOther:
+        break;
     }
   }
   if (host_count_ == 0 && !request_.http10) {

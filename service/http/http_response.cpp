@@ -1,6 +1,8 @@
 #include "service/http/http_response.h"
 
+#include <charconv>
 #include <cstdio>
+#include <cstring>
 #include <ctime>
 
 namespace lather {
@@ -69,13 +71,28 @@ std::string_view DateHeaderLine() {
 
 void AppendResponseHead(int status, std::string_view content_type, size_t content_length,
                         bool keep_alive, std::string_view extra_headers, std::string* out) {
-  out->append("HTTP/1.1 ").append(std::to_string(status)).append(" ").append(StatusReason(status));
-  out->append("\r\n").append(DateHeaderLine());
-  out->append("Server: lather\r\nContent-Type: ").append(content_type);
-  out->append("\r\nContent-Length: ").append(std::to_string(content_length)).append("\r\n");
-  if (!keep_alive) out->append("Connection: close\r\n");
-  out->append(extra_headers);
-  out->append("\r\n");
+  // Every answer's head: its pieces measured, the string grown once and the pieces copied in (appending them
+  // one by one was ~550 instructions of an Increment's ~13,000).
+  char status_digits[12];
+  char length_digits[24];
+  const char* status_end = std::to_chars(status_digits, status_digits + sizeof status_digits, status).ptr;
+  const char* length_end = std::to_chars(length_digits, length_digits + sizeof length_digits, content_length).ptr;
+  const std::string_view pieces[] = {"HTTP/1.1 ", std::string_view(status_digits, status_end - status_digits), " ",
+                                     StatusReason(status), "\r\n", DateHeaderLine(),
+                                     "Server: lather\r\nContent-Type: ", content_type, "\r\nContent-Length: ",
+                                     std::string_view(length_digits, length_end - length_digits), "\r\n",
+                                     keep_alive ? std::string_view() : std::string_view("Connection: close\r\n"),
+                                     extra_headers, "\r\n"};
+  size_t size = 0;
+  for (std::string_view piece : pieces) size += piece.size();
+  const size_t at = out->size();
+  out->resize(at + size);
+  char* to = out->data() + at;
+  for (std::string_view piece : pieces) {
+    if (piece.empty()) continue;  // an empty view's data() may be null
+    std::memcpy(to, piece.data(), piece.size());
+    to += piece.size();
+  }
 }
 
 std::string_view MediaType(std::string_view content_type) {

@@ -3,6 +3,8 @@
 #include <array>
 #include <charconv>
 
+#include "common/char_table.h"
+
 namespace lather {
 namespace {
 
@@ -15,6 +17,16 @@ constexpr std::string_view kXsi = "http://www.w3.org/2001/XMLSchema-instance";
 constexpr std::string_view kXsd = "http://www.w3.org/2001/XMLSchema";
 constexpr size_t kMaxBindings = 8;
 constexpr size_t kMaxNameBytes = 64;
+
+constexpr bool IsAlpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+constexpr bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+// An XML name's first byte and the rest (the ASCII subset the fast path reads; no colon).
+constexpr CharTable kNameStart([](char c) { return IsAlpha(c) || c == '_'; });
+constexpr CharTable kNameRest([](char c) { return IsAlpha(c) || IsDigit(c) || c == '_' || c == '-' || c == '.'; });
+// Bytes an attribute value may not hold here: '&', '<', controls and all but printable ASCII.
+constexpr CharTable kNotInQuoted([](char c) {
+  return c == '&' || c == '<' || static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x7F;
+});
 
 struct Binding {
   std::string_view prefix;  // empty: the default namespace
@@ -39,9 +51,9 @@ class Cursor {
   // An XML name of ASCII letters, digits and . - _ (no colon), at most kMaxNameBytes.
   bool Name(std::string_view* out) {
     const size_t start = i_;
-    if (i_ < s_.size() && (IsAlpha(s_[i_]) || s_[i_] == '_')) ++i_;
+    if (i_ < s_.size() && kNameStart(s_[i_])) ++i_;
     else return false;
-    while (i_ < s_.size() && (IsAlpha(s_[i_]) || IsDigit(s_[i_]) || s_[i_] == '_' || s_[i_] == '-' || s_[i_] == '.')) ++i_;
+    while (i_ < s_.size() && kNameRest(s_[i_])) ++i_;
     if (i_ - start > kMaxNameBytes) return false;
     *out = s_.substr(start, i_ - start);
     return true;
@@ -65,8 +77,7 @@ class Cursor {
     const char quote = s_[i_++];
     const size_t start = i_;
     while (i_ < s_.size() && s_[i_] != quote) {
-      const char c = s_[i_];
-      if (c == '&' || c == '<' || static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x7F) return false;
+      if (kNotInQuoted(s_[i_])) return false;
       ++i_;
     }
     if (i_ >= s_.size()) return false;
@@ -85,9 +96,6 @@ class Cursor {
     *out = s_.substr(start, i_ - start);
     return i_ < s_.size();
   }
-
-  static bool IsAlpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-  static bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
  private:
   std::string_view s_;
@@ -178,9 +186,7 @@ bool CanonicalInt(std::string_view text, int32_t* value) {
   return true;
 }
 
-bool NameChar(char c) {
-  return Cursor::IsAlpha(c) || Cursor::IsDigit(c) || c == '.' || c == '_' || c == ':' || c == '-';
-}
+bool NameChar(char c) { return IsAlpha(c) || IsDigit(c) || c == '.' || c == '_' || c == ':' || c == '-'; }
 
 }  // namespace
 
@@ -232,7 +238,7 @@ bool ReadFastRequest(std::string_view body, FastRequest* out) {
   if (op_local == "Increment") {
     out->operation = 0;
     std::string_view text;
-    if (empty || !Child(&c, scope, "value", &text, [](char ch) { return Cursor::IsDigit(ch) || ch == '-'; })) return false;
+    if (empty || !Child(&c, scope, "value", &text, [](char ch) { return IsDigit(ch) || ch == '-'; })) return false;
     if (!CanonicalInt(text, &out->value)) return false;
   } else if (op_local == "HelloWorld") {
     out->operation = 1;

@@ -364,3 +364,43 @@ TEST_CASE("Connection options other than close and keep-alive are ignored and cl
   REQUIRE(both.Parse("GET /healthz HTTP/1.0\r\nConnection: Keep-Alive, close\r\n\r\n") == Result::kComplete);
   CHECK_FALSE(both.request().keep_alive);
 }
+
+TEST_CASE("header names are read in any case, and a name a byte away from one is another header", "[service][http]") {
+  HttpLimits limits;
+  const std::string body = "hello";
+  for (const std::string& spelling : {"content-length", "CONTENT-LENGTH", "Content-Length", "cOnTeNt-LeNgTh"}) {
+    HttpRequestParser parser(limits);
+    const std::string bytes = "POST /soap HTTP/1.1\r\nhOsT: h\r\n" + spelling + ": 5\r\n"
+                              "SOAPACTION: \"a\"\r\nContent-type: text/xml\r\nX-LATHER-FAULT: crash\r\n"
+                              "x-forwarded-PROTO: https\r\nauthorization: Basic x\r\nCONNECTION: close\r\n\r\n" + body;
+    INFO(spelling);
+    REQUIRE(parser.Parse(bytes) == Result::kComplete);
+    const auto& r = parser.request();
+    CHECK(r.host == "h");
+    CHECK(r.body == "hello");
+    CHECK(r.soap_action == "a");
+    CHECK(r.content_type == "text/xml");
+    CHECK(r.fault == "crash");
+    CHECK(r.forwarded_proto == "https");
+    CHECK(r.authorization == "Basic x");
+    CHECK_FALSE(r.keep_alive);
+  }
+  // Names one byte off each field the parser reads, in the positions the eight-byte compare covers and the
+  // tail: none is the field (the request has no Content-Length, so no body; no SOAPAction; no Host is a 400).
+  for (const std::string& near : {"content_length", "content-lengti", "Dontent-Length", "content^length",
+                                  "soapactioN_", "soap_action", "x-lather-faulu", "x_lather-fault",
+                                  "content-type_", "content~type"}) {
+    HttpRequestParser parser(limits);
+    const std::string bytes = "POST /soap HTTP/1.1\r\nHost: h\r\n" + near + ": 5\r\n\r\n";
+    INFO(near);
+    REQUIRE(parser.Parse(bytes) == Result::kComplete);
+    const auto& r = parser.request();
+    CHECK_FALSE(r.body_framed);
+    CHECK_FALSE(r.has_soap_action);
+    CHECK(r.fault.empty());
+    CHECK(r.content_type.empty());
+  }
+  HttpRequestParser parser(limits);
+  CHECK(parser.Parse("POST /soap HTTP/1.1\r\nHosu: h\r\n\r\n") == Result::kError);
+  CHECK(parser.error_status() == 400);
+}
