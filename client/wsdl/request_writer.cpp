@@ -1,4 +1,5 @@
 // RequestBuilder::Build and Headers: the envelope written from the schema and the values set.
+#include <algorithm>
 #include <map>
 
 #include "client/wsdl/request_builder.h"
@@ -8,6 +9,9 @@ namespace lather::wsdl {
 namespace {
 
 constexpr int kMaxSampleDepth = 24;
+// Elements a request may get from minOccurs alone (no value set for them): a schema's minOccurs multiply through
+// its nesting, and a sample is for calling the operation, not for building millions of elements nobody asked for.
+constexpr uint64_t kMaxSampleElements = 10'000;
 
 }  // namespace
 
@@ -115,8 +119,14 @@ class RequestBuilder::Writer {
           if (it != v->children.end()) given = &it->second;
         }
         const std::string here = path.empty() ? e.name.local : path + "." + e.name.local;
-        const size_t count = given != nullptr ? given->size() : (required ? e.min_occurs : 0);
-        for (size_t i = 0; i < count; ++i) {
+        const uint64_t count = given != nullptr ? given->size() : (required ? e.min_occurs : 0);
+        if (given == nullptr && count > kMaxSampleElements - std::min(sampled_, kMaxSampleElements)) {
+          return Status::InvalidArgument(here + ": minOccurs " + std::to_string(e.min_occurs) + " would take the request "
+                                         "past " + std::to_string(kMaxSampleElements) + " elements written without a "
+                                         "value set for them; set the fields yourself");
+        }
+        if (given == nullptr) sampled_ += count;
+        for (uint64_t i = 0; i < count; ++i) {
           const std::string at = e.max_occurs > 1 ? here + "[" + std::to_string(i) + "]" : here;
           Status s = Element(e, given != nullptr ? &(*given)[i] : nullptr, at, depth);
           if (!s.ok()) return s;
@@ -172,6 +182,7 @@ class RequestBuilder::Writer {
   }
 
   std::vector<std::string>* filled_;
+  uint64_t sampled_ = 0;  // elements written from minOccurs, with no value set (kMaxSampleElements at most)
   std::string body_;
   std::map<std::string, std::string> prefixes_;
   std::vector<std::pair<std::string, std::string>> order_;

@@ -1,8 +1,10 @@
 #include "client/wsdl/schema_set.h"
 
+#include <cctype>
 #include <cstring>
 #include <set>
 #include <sstream>
+#include <string_view>
 
 #include "client/wsdl/http_fetch.h"
 
@@ -28,18 +30,28 @@ bool IsXsd(pugi::xml_node node, const char* local) {
          NamespaceOfNode(node) == kXsdNs;
 }
 
-bool ParseOccurs(const char* text, uint64_t fallback, uint64_t* out) {
-  if (text == nullptr || *text == 0) {
-    *out = fallback;
+// An occurrence bound: a nonNegativeInteger (blanks around it collapsed, an optional '+'; beyond 2^64 - 1 read as
+// that), or "unbounded" where `unbounded_allowed` (maxOccurs only); absent: 1.
+bool ParseOccurs(const char* text, bool unbounded_allowed, uint64_t* out) {
+  std::string_view value = text == nullptr ? "" : text;
+  while (!value.empty() && std::isspace(static_cast<unsigned char>(value.front()))) value.remove_prefix(1);
+  while (!value.empty() && std::isspace(static_cast<unsigned char>(value.back()))) value.remove_suffix(1);
+  if (value.empty()) {
+    *out = 1;
     return true;
   }
-  if (std::strcmp(text, "unbounded") == 0) {
+  if (value == "unbounded") {
     *out = kUnbounded;
-    return true;
+    return unbounded_allowed;
   }
-  char* end = nullptr;
-  const unsigned long long v = std::strtoull(text, &end, 10);
-  if (end == text || *end != 0) return false;
+  if (value.front() == '+') value.remove_prefix(1);
+  if (value.empty()) return false;
+  uint64_t v = 0;
+  for (char ch : value) {
+    if (ch < '0' || ch > '9') return false;
+    const uint64_t digit = static_cast<uint64_t>(ch - '0');
+    v = v > (kUnbounded - digit) / 10 ? kUnbounded : v * 10 + digit;
+  }
   *out = v;
   return true;
 }
@@ -123,6 +135,23 @@ Status SchemaSet::Index(const SchemaInfo& info) {
 
 Status SchemaSet::Unsupported(const Context& c, pugi::xml_node node, const std::string& why) const {
   return Status::InvalidArgument(documents_->Where(*c.schema->source, node) + ": cannot model " + why);
+}
+
+Status SchemaSet::ReadOccurs(const Context& c, pugi::xml_node node, uint64_t* min, uint64_t* max) const {
+  // XML Schema 1.0 part 1, 3.9.2 and 3.9.6: minOccurs is a nonNegativeInteger, maxOccurs one or "unbounded", and
+  // minOccurs <= maxOccurs.
+  if (!ParseOccurs(node.attribute("minOccurs").value(), false, min)) {
+    return Unsupported(c, node, std::string("minOccurs=\"") + node.attribute("minOccurs").value() +
+                                    "\": not a non-negative integer");
+  }
+  if (!ParseOccurs(node.attribute("maxOccurs").value(), true, max)) {
+    return Unsupported(c, node, std::string("maxOccurs=\"") + node.attribute("maxOccurs").value() +
+                                    "\": neither a non-negative integer nor unbounded");
+  }
+  if (*min > *max) {
+    return Unsupported(c, node, "minOccurs " + std::to_string(*min) + " greater than maxOccurs " + std::to_string(*max));
+  }
+  return Status::Ok();
 }
 
 Status SchemaSet::ResolveQName(const Context& c, pugi::xml_node node, const char* attr, QName* out) const {
@@ -224,10 +253,7 @@ Status SchemaSet::NamedSimple(const Context& c, const QName& name, SimpleType* o
 
 Status SchemaSet::CompileElement(const Context& c, pugi::xml_node node, bool global, Element* out) {
   if (c.depth > kMaxNesting) return Unsupported(c, node, "anonymous types nested more than 64 levels deep");
-  if (!ParseOccurs(node.attribute("minOccurs").value(), 1, &out->min_occurs) ||
-      !ParseOccurs(node.attribute("maxOccurs").value(), 1, &out->max_occurs)) {
-    return Unsupported(c, node, "minOccurs/maxOccurs that are not numbers");
-  }
+  if (Status s = ReadOccurs(c, node, &out->min_occurs, &out->max_occurs); !s.ok()) return s;
   if (node.attribute("ref")) {
     QName ref;
     Status s = ResolveQName(c, node, "ref", &ref);
@@ -367,10 +393,7 @@ Status SchemaSet::CompileContent(const Context& c, pugi::xml_node node, ComplexT
 
 Status SchemaSet::CompileParticle(const Context& c, pugi::xml_node node, Particle* out) {
   if (c.depth > kMaxNesting) return Unsupported(c, node, "model groups nested more than 64 levels deep");
-  if (!ParseOccurs(node.attribute("minOccurs").value(), 1, &out->min_occurs) ||
-      !ParseOccurs(node.attribute("maxOccurs").value(), 1, &out->max_occurs)) {
-    return Unsupported(c, node, "minOccurs/maxOccurs that are not numbers");
-  }
+  if (Status s = ReadOccurs(c, node, &out->min_occurs, &out->max_occurs); !s.ok()) return s;
   if (IsXsd(node, "group")) {
     QName ref;
     Status s = ResolveQName(c, node, "ref", &ref);
@@ -405,10 +428,7 @@ Status SchemaSet::CompileParticle(const Context& c, pugi::xml_node node, Particl
       p.max_occurs = e.max_occurs;
     } else if (IsXsd(child, "any")) {
       p.kind = Particle::Kind::kAny;
-      if (!ParseOccurs(child.attribute("minOccurs").value(), 1, &p.min_occurs) ||
-          !ParseOccurs(child.attribute("maxOccurs").value(), 1, &p.max_occurs)) {
-        return Unsupported(c, child, "minOccurs/maxOccurs that are not numbers");
-      }
+      if (Status s = ReadOccurs(c, child, &p.min_occurs, &p.max_occurs); !s.ok()) return s;
     } else if (IsXsd(child, "sequence") || IsXsd(child, "choice") || IsXsd(child, "group") || IsXsd(child, "all")) {
       Status s = CompileParticle(inner, child, &p);
       if (!s.ok()) return s;

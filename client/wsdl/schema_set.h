@@ -62,6 +62,8 @@ class SchemaSet {
 
   Status Index(const SchemaInfo& info);
   Status Unsupported(const Context& c, pugi::xml_node node, const std::string& why) const;
+  // The node's minOccurs and maxOccurs (1 when absent); an error for a value XML Schema does not allow there.
+  Status ReadOccurs(const Context& c, pugi::xml_node node, uint64_t* min, uint64_t* max) const;
   Status ResolveQName(const Context& c, pugi::xml_node node, const char* attr, QName* out) const;
   Status CompileElement(const Context& c, pugi::xml_node node, bool global, Element* out);
   Status CompileComplex(const Context& c, pugi::xml_node node, ComplexType* out);

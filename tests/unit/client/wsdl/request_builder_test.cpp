@@ -443,3 +443,34 @@ TEST_CASE("Headers are SOAP 1.1's Content-Type and SOAPAction, or SOAP 1.2's act
   CHECK(RequestBuilder(no_action, 1).Headers() ==
         (std::vector<std::string>{"Content-Type: text/xml; charset=utf-8", "SOAPAction: \"\""}));
 }
+
+TEST_CASE("minOccurs that multiply past 10,000 elements nobody set are refused, naming the field", "[wsdl][builder]") {
+  // The fuzzer's find: a schema asking for millions of required elements made a sample request for minutes.
+  TempFolder folder;
+  WsdlText w;
+  w.schema =
+      "<xsd:complexType name=\"Row\"><xsd:sequence><xsd:element name=\"cell\" type=\"xsd:int\" minOccurs=\"200\" "
+      "maxOccurs=\"unbounded\"/></xsd:sequence></xsd:complexType>"
+      "<xsd:element name=\"Fill\"><xsd:complexType><xsd:sequence><xsd:element name=\"row\" type=\"tns:Row\" "
+      "minOccurs=\"40\" maxOccurs=\"unbounded\"/></xsd:sequence></xsd:complexType></xsd:element>"
+      "<xsd:element name=\"Many\"><xsd:complexType><xsd:sequence><xsd:element name=\"v\" type=\"xsd:int\" "
+      "minOccurs=\"18446744073709551615\" maxOccurs=\"unbounded\"/></xsd:sequence></xsd:complexType></xsd:element>"
+      "<xsd:element name=\"Few\"><xsd:complexType><xsd:sequence><xsd:element name=\"row\" type=\"tns:Row\" "
+      "minOccurs=\"2\" maxOccurs=\"unbounded\"/></xsd:sequence></xsd:complexType></xsd:element>";
+  w.operations = {{"Fill", "", ""}, {"Many", "", ""}, {"Few", "", ""}};
+  const std::unique_ptr<WsdlModel> model = LoadOk(folder.Write("fill.wsdl", w.ToString()));
+  std::string envelope;
+  std::vector<std::string> filled;
+  // 40 rows of 200 cells (8,040 elements) fit.
+  RequestBuilder fill(OperationOf(*model, "Fill"), 1);
+  REQUIRE(fill.Build(&envelope, &filled).ok());
+  CHECK(Count(envelope, "<l:cell>") == 8000);
+  RequestBuilder many(OperationOf(*model, "Many"), 1);
+  CHECK_THAT(Refused(many.Build(&envelope, &filled)),
+             Catch::Contains("v: minOccurs 18446744073709551615 would take the request past 10000 elements"));
+  // Occurrences the caller reached are not counted: a row whose 20,000th cell is set has 20,000 cells.
+  RequestBuilder few(OperationOf(*model, "Few"), 1);
+  REQUIRE(few.Set("row[0].cell[19999]", "7").ok());
+  REQUIRE(few.Build(&envelope, &filled).ok());
+  CHECK(Count(envelope, "<l:cell>") == 20000);
+}

@@ -388,3 +388,37 @@ TEST_CASE(
   CHECK(port->operations.at(0).style == "document");  // soap12:binding without a style
   CHECK(FieldSignature(port->operations.at(0).input) == "value: xsd:int");
 }
+
+TEST_CASE("minOccurs and maxOccurs are read as XML Schema defines them, and what it forbids is refused by name",
+          "[wsdl][refusal]") {
+  // Part 1, 3.9: minOccurs a nonNegativeInteger, maxOccurs one or "unbounded", minOccurs <= maxOccurs; blanks
+  // around a value are collapsed.
+  const auto load = [](const std::string& occurs, std::unique_ptr<WsdlModel>* model) {
+    TempFolder folder;
+    WsdlText w;
+    w.schema = "      <xsd:element name=\"Ping\"><xsd:complexType><xsd:sequence>"
+               "<xsd:element name=\"v\" type=\"xsd:int\" " + occurs + "/></xsd:sequence></xsd:complexType></xsd:element>";
+    w.operations = {{"Ping", "", ""}};
+    return LoadWsdl(folder.Write("svc.wsdl", w.ToString()), model);
+  };
+  for (const std::string& ok : {"minOccurs=\" 2 \" maxOccurs=\"unbounded\"", "minOccurs=\"+0\" maxOccurs=\"3\"",
+                                "minOccurs=\"0\" maxOccurs=\"0\"", "maxOccurs=\"1\""}) {
+    std::unique_ptr<WsdlModel> model;
+    const Status s = load(ok, &model);
+    INFO(ok << ": " << s.ToString());
+    CHECK(s.ok());
+  }
+  const std::pair<std::string, std::string> refused[] = {
+      {"minOccurs=\"unbounded\"", "minOccurs=\"unbounded\": not a non-negative integer"},
+      {"minOccurs=\"-1\"", "minOccurs=\"-1\": not a non-negative integer"},
+      {"maxOccurs=\"many\"", "maxOccurs=\"many\": neither a non-negative integer nor unbounded"},
+      {"minOccurs=\"3\" maxOccurs=\"2\"", "minOccurs 3 greater than maxOccurs 2"},
+      {"minOccurs=\"2\"", "minOccurs 2 greater than maxOccurs 1"}};
+  for (const auto& [occurs, why] : refused) {
+    std::unique_ptr<WsdlModel> model;
+    const Status s = load(occurs, &model);
+    INFO(occurs);
+    CHECK(s.kind() == Status::Kind::kInvalidArgument);
+    CHECK_THAT(s.message(), Catch::Contains("cannot model " + why));
+  }
+}
