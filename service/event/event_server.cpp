@@ -134,9 +134,8 @@ void EventServer::Accept() {
       auto fd = std::make_shared<HandedDescriptor>(socket.release(released));
       boost::system::error_code unknown;
       const tcp protocol = acceptor_->local_endpoint(unknown).protocol();
-      asio::post(loop->io(), [loop, fd, protocol] {
+      asio::post(loop->io(), [loop, fd, protocol, failed = released]() mutable {
         tcp::socket handed(loop->io());
-        boost::system::error_code failed;
         const int handle = fd->Take();
         if (handle < 0 || handed.assign(protocol, handle, failed)) {
           if (handle >= 0) ::close(handle);
