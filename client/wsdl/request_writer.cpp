@@ -1,5 +1,4 @@
 // RequestBuilder::Build and Headers: the envelope written from the schema and the values set.
-#include <algorithm>
 #include <map>
 
 #include "client/wsdl/request_builder.h"
@@ -120,7 +119,7 @@ class RequestBuilder::Writer {
         }
         const std::string here = path.empty() ? e.name.local : path + "." + e.name.local;
         const uint64_t count = given != nullptr ? given->size() : (required ? e.min_occurs : 0);
-        if (given == nullptr && count > kMaxSampleElements - std::min(sampled_, kMaxSampleElements)) {
+        if (given == nullptr && count > kMaxSampleElements - sampled_) {
           return Status::InvalidArgument(here + ": minOccurs " + std::to_string(e.min_occurs) + " would take the request "
                                          "past " + std::to_string(kMaxSampleElements) + " elements written without a "
                                          "value set for them; set the fields yourself");

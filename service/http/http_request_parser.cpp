@@ -32,8 +32,9 @@ bool IsToken(std::string_view s) {
   return true;
 }
 
-// `text` equals `lower` (a literal in lower case) ignoring the case of ASCII letters.
-bool EqualsIgnoreCase(std::string_view text, std::string_view lower) {
+// `text` equals `lower` (a literal in lower case) ignoring the case of ASCII letters (lather::EqualsIgnoreCase,
+// http_response.h, lowers both sides).
+bool EqualsLower(std::string_view text, std::string_view lower) {
   if (text.size() != lower.size()) return false;
   for (size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
@@ -127,7 +128,7 @@ void ForEachListMember(std::string_view value, Visit visit) {
 bool ListContains(std::string_view value, std::string_view token) {
   while (!value.empty()) {
     const size_t comma = value.find(',');
-    if (EqualsIgnoreCase(Trim(value.substr(0, comma)), token)) return true;
+    if (EqualsLower(Trim(value.substr(0, comma)), token)) return true;
     if (comma == std::string_view::npos) break;
     value.remove_prefix(comma + 1);
   }
@@ -245,7 +246,7 @@ HttpRequestParser::Result HttpRequestParser::ParseHead(std::string_view head) {
   std::string_view authority;  // absolute-form "http://host:port/path" (RFC 9112 3.2.2): a server MUST accept it
   std::string_view path_target = target;
   for (std::string_view scheme : {std::string_view("http://"), std::string_view("https://")}) {
-    if (target.size() > scheme.size() && EqualsIgnoreCase(target.substr(0, scheme.size()), scheme)) {
+    if (target.size() > scheme.size() && EqualsLower(target.substr(0, scheme.size()), scheme)) {
       const std::string_view rest = target.substr(scheme.size());
       const size_t slash = rest.find_first_of("/?");
       authority = rest.substr(0, slash);
@@ -316,7 +317,7 @@ HttpRequestParser::Result HttpRequestParser::ParseHead(std::string_view head) {
         // Judged once the head is read (FrameByTransferEncoding): the list spans every line.
         transfer_encoding_.seen = true;
         ForEachListMember(value, [this](std::string_view coding) {
-          const bool chunked = EqualsIgnoreCase(coding, "chunked");
+          const bool chunked = EqualsLower(coding, "chunked");
           if (chunked) ++transfer_encoding_.chunked;
           if (!chunked && transfer_encoding_.other.empty()) transfer_encoding_.other.assign(coding.substr(0, 64));
           transfer_encoding_.last_is_chunked = chunked;
@@ -375,7 +376,7 @@ HttpRequestParser::Result HttpRequestParser::ParseHead(std::string_view head) {
       }
       case Field::kExpect: {
         ForEachListMember(value, [this, &unmet_expectation](std::string_view expectation) {
-          if (EqualsIgnoreCase(expectation, "100-continue")) {
+          if (EqualsLower(expectation, "100-continue")) {
             request_.expect_continue = true;
           } else if (unmet_expectation.empty()) {
             unmet_expectation.assign(expectation.substr(0, 64));
