@@ -166,6 +166,12 @@ void BlockingPool::Run(Worker* worker) {
   if (setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), kPoolNice) != 0) {
     LogLine("blocking pool: cannot lower the thread priority");
   }
+  // A worker's start runs under SCHED_IDLE (service/supervisor/start_priority.h) and this thread inherited it;
+  // its own nice value keeps it out of the start's hand-back, so it takes the normal policy itself: a normal
+  // job must not run as a yielding one.
+  if (sched_getscheduler(0) == SCHED_IDLE && !SetPolicy(0, SCHED_OTHER)) {
+    LogLine("blocking pool: cannot leave the SCHED_IDLE the thread started under");
+  }
   worker->run_queue_wait.OpenForThisThread();  // without schedstat a starved job counts as a stall, as before
   worker->tid.store(::gettid(), std::memory_order_relaxed);
   if (clockid_t clock; pthread_getcpuclockid(pthread_self(), &clock) == 0) {

@@ -1,6 +1,7 @@
 #include "service/supervisor/start_priority.h"
 
 #include <dirent.h>
+#include <sched.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -26,6 +27,26 @@ bool NiceOf(pid_t tid, int* nice) {
 
 bool SetNice(pid_t tid, int nice) { return setpriority(PRIO_PROCESS, static_cast<id_t>(tid), nice) == 0; }
 
+// Thread `tid`'s policy (0 means the calling thread); SCHED_OTHER and SCHED_IDLE take priority 0.
+bool SetPolicy(pid_t tid, int policy) {
+  const sched_param none{};
+  return ::sched_setscheduler(tid, policy, &none) == 0;
+}
+
+// Calls `visit(tid)` for every thread of `pid`; false when its thread list cannot be read (it has ended).
+template <typename Visit>
+bool ForEachThread(pid_t pid, Visit visit) {
+  const std::string folder = pid == ::getpid() ? "/proc/self/task" : "/proc/" + std::to_string(pid) + "/task";
+  DIR* tasks = ::opendir(folder.c_str());
+  if (tasks == nullptr) return false;
+  while (const dirent* entry = ::readdir(tasks)) {
+    const pid_t tid = static_cast<pid_t>(std::atoi(entry->d_name));
+    if (tid > 0) visit(tid);
+  }
+  ::closedir(tasks);
+  return true;
+}
+
 }  // namespace
 
 bool CanStartWorkersNiced() {
@@ -34,10 +55,28 @@ bool CanStartWorkersNiced() {
     const pid_t self = ::gettid();
     int base = 0;
     if (!NiceOf(self, &base) || base + kStartNiceOffset > 19) return;
-    can = SetNice(self, base + kStartNiceOffset) && SetNice(self, base);
+    can = SetNice(self, base + kStartNiceOffset) && SetPolicy(0, SCHED_IDLE) && SetPolicy(0, SCHED_OTHER) &&
+          SetNice(self, base);
   });
   probe.join();
   return can;
+}
+
+void EnterStart(int start_nice) {
+  ::setpriority(PRIO_PROCESS, 0, start_nice);
+  SetPolicy(0, SCHED_IDLE);
+}
+
+int LiftStart(int pid) {
+  int moved = 0;
+  ForEachThread(pid, [&moved](pid_t tid) {
+    if (::sched_getscheduler(tid) == SCHED_IDLE && SetPolicy(tid, SCHED_OTHER)) ++moved;
+  });
+  return moved;
+}
+
+void Demote(int pid) {
+  ForEachThread(pid, [](pid_t tid) { SetPolicy(tid, SCHED_IDLE); });
 }
 
 void TakeNormalPriority() {
@@ -46,24 +85,19 @@ void TakeNormalPriority() {
   const int normal = std::atoi(env);
   int started = 0;
   if (!NiceOf(::getpid(), &started) || started == normal) return;  // the main thread kept the start's value
-  DIR* tasks = ::opendir("/proc/self/task");
-  if (tasks == nullptr) {
-    LogLine(std::string("cannot take normal priority after the start: /proc/self/task: ") + std::strerror(errno));
-    return;
-  }
   int failed = 0;
   int error = 0;
-  while (const dirent* entry = ::readdir(tasks)) {
-    const pid_t tid = static_cast<pid_t>(std::atoi(entry->d_name));
+  const bool listed = ForEachThread(::getpid(), [&](pid_t tid) {
     int nice = 0;
-    if (tid <= 0 || !NiceOf(tid, &nice) || nice != started) continue;
-    if (!SetNice(tid, normal)) {
+    if (!NiceOf(tid, &nice) || nice != started) return;
+    if ((::sched_getscheduler(tid) == SCHED_IDLE && !SetPolicy(tid, SCHED_OTHER)) || !SetNice(tid, normal)) {
       ++failed;
       error = errno;
     }
-  }
-  ::closedir(tasks);
-  if (failed > 0) {
+  });
+  if (!listed) {
+    LogLine(std::string("cannot take normal priority after the start: /proc/self/task: ") + std::strerror(errno));
+  } else if (failed > 0) {
     LogLine("cannot take normal priority after the start on " + std::to_string(failed) + " thread(s): " +
             std::strerror(error) + "; they stay at nice " + std::to_string(started));
   }

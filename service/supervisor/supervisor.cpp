@@ -41,6 +41,7 @@ constexpr int64_t kStableNs = 2'000 * kMs;         // one that served this long 
 constexpr int64_t kFirstBackoffNs = 100 * kMs;     // consecutive failures wait 0.1, 0.2, 0.4 ... s
 constexpr int64_t kMaxBackoffNs = 10'000 * kMs;
 constexpr int64_t kHangKillGraceNs = 1'000 * kMs;  // a hung worker gets this long after SIGTERM
+constexpr int64_t kIdleExitNs = 100 * kMs;  // and its exit this long under SCHED_IDLE after SIGKILL
 // The environment of a re-executed supervisor (SIGUSR2): its listening socket and its workers.
 constexpr char kInheritedListenEnv[] = "LATHER_SUPERVISOR_LISTEN_FD";
 constexpr char kInheritedWorkersEnv[] = "LATHER_SUPERVISOR_WORKERS";  // slot:pid:fd:admin_port,...
@@ -57,12 +58,15 @@ struct Worker {
   bool pipe_open = true;
   Role role = Role::kServing;
   bool ready = false;
+  bool lifted = false;  // its start or its exit, starved under SCHED_IDLE, went to the normal policy
   int64_t started_ns = 0;
   int64_t last_beat_ns = 0;
   uint32_t stalled_ms = 0;
   uint64_t answered = 0;
   uint16_t admin_port = 0;
   int64_t kill_at_ns = 0;  // retiring: SIGKILL then
+  bool demoted = false;      // a hung worker put under SCHED_IDLE before its kill (start_priority.h)
+  int64_t lift_at_ns = -1;  // and its exit back to the normal policy then (set at SIGKILL); -1 not yet
   std::string retire_reason;
   WorkerMessageReader reader;
 };
@@ -205,7 +209,7 @@ bool Supervisor::Spawn(int slot, Role role) {
     ClearCloexec(listen_fd);
     ClearCloexec(pipe_fds[1]);
     ::sigprocmask(SIG_SETMASK, &none, nullptr);
-    if (start_niced_) ::setpriority(PRIO_PROCESS, 0, nice_ + kStartNiceOffset);
+    if (start_niced_) EnterStart(nice_ + kStartNiceOffset);
     ::execve(argv[0], argv.data(), envp.data());
     ::_exit(127);
   }
@@ -303,11 +307,25 @@ void Supervisor::CheckTimers() {
     if (w.role == Role::kRetiring) {
       if (now >= w.kill_at_ns) {
         ::kill(w.pid, SIGKILL);
+        if (w.demoted && w.lift_at_ns < 0) w.lift_at_ns = now + kIdleExitNs;
         w.kill_at_ns = now + 1000 * kMs;  // again later, should the first be lost
+      }
+      if (w.demoted && w.lift_at_ns >= 0 && now >= w.lift_at_ns) {
+        w.demoted = false;
+        LiftStart(w.pid);  // a busy core starves its exit, which may hold what others wait for (the store's lock)
       }
       continue;
     }
     if (!w.ready) {
+      if (start_niced_ && !w.lifted && now - w.started_ns > kIdleStartNs) {
+        w.lifted = true;
+        const int moved = LiftStart(w.pid);
+        if (moved > 0) {
+          LogLine(who + " not serving " + Seconds(kIdleStartNs) + " after its start under SCHED_IDLE (a busy core); " +
+                  std::to_string(moved) + " thread(s) moved to the normal policy at nice " +
+                  std::to_string(nice_ + kStartNiceOffset));
+        }
+      }
       if (now - w.started_ns > kStartTimeoutNs) {
         if (w.role == Role::kStarting) {
           AbortReload("the new " + who + " did not serve within " + Seconds(kStartTimeoutNs));
@@ -328,6 +346,11 @@ void Supervisor::CheckTimers() {
               std::to_string(w.answered) + " requests; killing it (SIGTERM, SIGKILL after 1 s) and starting a "
               "replacement");
       const bool serving = w.role == Role::kServing;
+      // Its exit's work (unmapping its memory) yields to the workers that serve, for kIdleExitNs after SIGKILL.
+      if (start_niced_) {
+        Demote(w.pid);
+        w.demoted = true;
+      }
       Retire(&w, "killed after hanging", kHangKillGraceNs);
       if (serving && !stopping_) ScheduleRestart(w.slot, false);
     }

@@ -2,6 +2,7 @@
 // through each failure (crash, hang, swap, a binary that cannot start, the supervisor's own stop, death
 // and re-execution) and exact counts: no acknowledged increment lost, none counted twice, and no failed
 // call where the design promises none. No timing thresholds: waits are bounded, checks are on outcomes.
+#include <sched.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -193,8 +194,9 @@ TEST_CASE("two workers (--workers 2) serve from two processes and their /metrics
           "[supervisor]") {
   ServiceProcess service("", Flags({}));
   CHECK(Workers(service.pid()).size() == 2);
-  // Workers start below the supervisor's priority (service/supervisor/start_priority.h) and serve at it: the
-  // main thread and the event loops are back at the supervisor's nice value (the pool's threads choose 10).
+  // Workers start under SCHED_IDLE below the supervisor's priority (service/supervisor/start_priority.h) and
+  // serve at it: the main thread and the event loops are back at the supervisor's nice value (the pool's
+  // threads choose 10), and no thread is left under SCHED_IDLE (no call is running a yielding job).
   const int supervisor_nice = ThreadNices(service.pid()).at(service.pid());
   for (pid_t worker : Workers(service.pid())) {
     const std::map<pid_t, int> nices = ThreadNices(worker);
@@ -203,6 +205,7 @@ TEST_CASE("two workers (--workers 2) serve from two processes and their /metrics
     for (const auto& [tid, nice] : nices) {
       INFO("thread " << tid);
       CHECK((nice == supervisor_nice || nice == 10));
+      CHECK(sched_getscheduler(tid) == SCHED_OTHER);
     }
   }
   for (int i = 0; i < 60; ++i) {  // a new connection each: the kernel spreads them over the workers

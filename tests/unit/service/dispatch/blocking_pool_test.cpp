@@ -145,3 +145,31 @@ TEST_CASE("a stopping pool runs the jobs it still has at the normal policy", "[s
   CHECK(queued.policy_at_end.get_future().get() == SCHED_OTHER);
   stopper.join();
 }
+
+TEST_CASE("a pool started under SCHED_IDLE (a worker's start) runs its normal jobs under the normal policy",
+          "[service][dispatch][blocking_pool]") {
+  // Its threads inherit the starting thread's policy and choose their own nice value, which keeps them out of
+  // the start's hand-back (service/supervisor/start_priority.h): they leave SCHED_IDLE themselves.
+  lather::ServerOptions options;
+  options.store = "sqlite::memory:";
+  options.pool_threads = 1;
+  std::unique_ptr<BlockingPool> pool;
+  bool started_idle = false;
+  bool started = false;
+  std::thread starter([&] {  // no Catch2 assertion on this thread
+    const sched_param none{};
+    started_idle = sched_setscheduler(0, SCHED_IDLE, &none) == 0;
+    started = BlockingPool::Start(options, nullptr, &pool).ok();
+  });
+  starter.join();
+  REQUIRE(started);
+  if (!started_idle || !pool->yields()) {
+    WARN("SKIPPED: this process cannot leave SCHED_IDLE again (no CAP_SYS_NICE, low RLIMIT_NICE)");
+    return;
+  }
+  HeldJob normal;
+  REQUIRE(pool->Submit(normal.Make()));
+  CHECK(PolicyOfThread(normal.started.get_future().get()) == SCHED_OTHER);
+  normal.release = true;
+  CHECK(normal.policy_at_end.get_future().get() == SCHED_OTHER);
+}
