@@ -17,7 +17,7 @@ namespace lather {
 // The nice value a worker starts at, above the supervisor's.
 inline constexpr int kStartNiceOffset = 5;
 // How long a start may stay under SCHED_IDLE before the supervisor lifts it (LiftStart).
-inline constexpr long long kIdleStartNs = 500'000'000;
+inline constexpr long long kIdleStartNs = 300'000'000;
 // The worker's environment: the nice value to return to once it listens (set only when it may).
 inline constexpr char kWorkerNiceEnv[] = "LATHER_WORKER_NICE";
 
