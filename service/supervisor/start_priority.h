@@ -7,9 +7,9 @@
 // starves SCHED_IDLE) is lifted by the supervisor to the normal policy at the start's nice. Likewise a hung
 // worker is put under SCHED_IDLE before it is killed, so that its exit (unmapping its memory) yields to the
 // workers that serve, and lifted again shortly after SIGKILL (an exit a busy core starves would keep what it
-// holds, such as the store's lock, for seconds). Only where a thread of this process may leave SCHED_IDLE and raise its priority again
-// (CAP_SYS_NICE or RLIMIT_NICE): elsewhere workers start as before. Functions only; the probe starts and joins
-// a thread of its own; the others act on one process's threads through /proc.
+// holds, such as the store's lock, for seconds). Only where a thread of this process may leave SCHED_IDLE and
+// raise its priority again (CAP_SYS_NICE or RLIMIT_NICE): elsewhere workers start as before. Functions only;
+// the probe starts and joins a thread of its own; the others act on one process's threads through /proc.
 #pragma once
 
 namespace lather {

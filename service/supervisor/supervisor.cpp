@@ -42,6 +42,11 @@ constexpr int64_t kFirstBackoffNs = 100 * kMs;     // consecutive failures wait 
 constexpr int64_t kMaxBackoffNs = 10'000 * kMs;
 constexpr int64_t kHangKillGraceNs = 1'000 * kMs;  // a hung worker gets this long after SIGTERM
 constexpr int64_t kIdleExitNs = 100 * kMs;  // and its exit this long under SCHED_IDLE after SIGKILL
+// A worker silent this long (three heartbeats) may be dying - a SIGKILL from outside, the OOM killer - and its
+// threads still under SCHED_IDLE (a large echo's yielding job, service/dispatch/blocking_pool.h) would hold its
+// exit, and so its replacement, for seconds on a busy core (1 s beside a spinner, 13 s in bench/soak): they
+// go to the normal policy then (start_priority.h's LiftStart), once per silence.
+constexpr int64_t kSilentLiftNs = 300 * kMs;
 // The environment of a re-executed supervisor (SIGUSR2): its listening socket and its workers.
 constexpr char kInheritedListenEnv[] = "LATHER_SUPERVISOR_LISTEN_FD";
 constexpr char kInheritedWorkersEnv[] = "LATHER_SUPERVISOR_WORKERS";  // slot:pid:fd:admin_port,...
@@ -58,7 +63,7 @@ struct Worker {
   bool pipe_open = true;
   Role role = Role::kServing;
   bool ready = false;
-  bool lifted = false;  // its start or its exit, starved under SCHED_IDLE, went to the normal policy
+  bool lifted = false;  // its start, still not serving after kIdleStartNs under SCHED_IDLE, was lifted
   int64_t started_ns = 0;
   int64_t last_beat_ns = 0;
   uint32_t stalled_ms = 0;
@@ -67,6 +72,7 @@ struct Worker {
   int64_t kill_at_ns = 0;  // retiring: SIGKILL then
   bool demoted = false;      // a hung worker put under SCHED_IDLE before its kill (start_priority.h)
   int64_t lift_at_ns = -1;  // and its exit back to the normal policy then (set at SIGKILL); -1 not yet
+  bool silence_lifted = false;  // lifted for this silence (kSilentLiftNs); a heartbeat ends the silence
   std::string retire_reason;
   WorkerMessageReader reader;
 };
@@ -288,6 +294,7 @@ void Supervisor::ReadPipes() {
     w.pipe_open = w.reader.Read(w.fd, &messages);  // EOF: the worker is ending; its exit is reaped
     for (const WorkerMessage& m : messages) {
       w.last_beat_ns = now;
+      w.silence_lifted = false;
       if (m.kind == WorkerMessage::kReady) {
         w.ready = true;
         w.admin_port = m.admin_port;
@@ -304,6 +311,10 @@ void Supervisor::CheckTimers() {
   const int64_t hang_ns = options_.hang_timeout.count() * kMs;
   for (Worker& w : workers_) {
     const std::string who = "worker " + std::to_string(w.slot) + " (pid " + std::to_string(w.pid) + ")";
+    if (start_niced_ && w.ready && !w.demoted && !w.silence_lifted && now - w.last_beat_ns > kSilentLiftNs) {
+      w.silence_lifted = true;
+      LiftStart(w.pid);
+    }
     if (w.role == Role::kRetiring) {
       if (now >= w.kill_at_ns) {
         ::kill(w.pid, SIGKILL);

@@ -306,6 +306,36 @@ TEST_CASE("a hung worker is killed and replaced after --hang-timeout while the o
   CHECK(WaitFor([&] { return service.Log().find("killed after hanging") != std::string::npos; }, 10));
 }
 
+TEST_CASE("a worker that stops beating has its threads under SCHED_IDLE moved to the normal policy",
+          "[supervisor]") {
+  // A worker killed from outside (SIGKILL, the OOM killer) stops beating at once; a thread of it under
+  // SCHED_IDLE (a large echo's yielding job) would hold its exit - and its replacement - for seconds on a busy
+  // core. SIGSTOP stands in for the dying here: the worker is silent, its threads stay, and the supervisor's
+  // lift shows on a thread the test put under SCHED_IDLE. (--hang-timeout keeps the stopped worker alive.)
+  ServiceProcess service("", {"--workers", "1", "--hang-timeout", "30000"});
+  REQUIRE(WaitFor([&] { return Workers(service.pid()).size() == 1; }, 10));
+  const pid_t worker = *Workers(service.pid()).begin();
+  const std::map<pid_t, int> threads = lather::test::ThreadNices(worker);
+  REQUIRE(threads.size() > 1);
+  const pid_t tid = std::prev(threads.end())->first;  // any thread but the main one
+  const sched_param none{};
+  if (sched_setscheduler(tid, SCHED_IDLE, &none) != 0 || sched_setscheduler(tid, SCHED_OTHER, &none) != 0 ||
+      sched_setscheduler(tid, SCHED_IDLE, &none) != 0) {
+    WARN("SKIPPED: this process may not move the worker's threads between SCHED_IDLE and the normal policy");
+    return;
+  }
+  // Beating: left as it is.
+  std::this_thread::sleep_for(std::chrono::milliseconds(600));
+  CHECK(sched_getscheduler(tid) == SCHED_IDLE);
+  REQUIRE(::kill(worker, SIGSTOP) == 0);
+  REQUIRE(lather::test::WaitAllThreadsStopped(worker));
+  CHECK(WaitFor([&] { return sched_getscheduler(tid) == SCHED_OTHER; }, 10));
+  REQUIRE(::kill(worker, SIGCONT) == 0);
+  Client client = MakeClient(service, false, 10);
+  int32_t result = 0;
+  CHECK(client.Increment(1, &result).ok());
+}
+
 TEST_CASE("SIGHUP swaps every worker for one of the binary on disk with no failed call under traffic",
           "[supervisor]") {
   ServiceProcess service("", Flags({}));
