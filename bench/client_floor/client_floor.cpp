@@ -1,7 +1,8 @@
 // bench/harness-vs-wrk's reference for the cost of one call on the client's side: the fewest system calls any
 // closed-model HTTP/1.1 keep-alive client needs per call here, with nothing else - no schedule, no latency
 // clock, no statistics, no Lua, no check of the answer beyond its status line and its length. One thread on
-// --connections non-blocking connections to 127.0.0.1:--port; each connection writes the same request (built
+// --connections connections to 127.0.0.1:--port (blocking sockets, read only when epoll says there is something
+// to read; a request always fits the socket's buffer); each connection writes the same request (built
 // once: POST --path with the Increment envelope of CONTRACT.md, its SOAPAction and Content-Length), reads until
 // the answer's head and Content-Length bytes of body are in, and writes the request again; readiness comes
 // from one epoll set (level-triggered, registered once: no re-arm per call). So a call costs one write, one
@@ -59,7 +60,7 @@ long AnswerLength(std::string_view data, bool* ok) {
 }
 
 bool SendAll(int fd, const std::string& request) {
-  // Loopback takes the whole request in one write; a short write is finished at once, blocking being no cost here.
+  // Loopback takes the whole request in one write (the socket blocks; a short write is finished at once).
   for (size_t sent = 0; sent < request.size();) {
     const ssize_t n = write(fd, request.data() + sent, request.size() - sent);
     if (n < 0 && errno != EAGAIN && errno != EINTR) return false;
