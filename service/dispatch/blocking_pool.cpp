@@ -14,6 +14,7 @@
 
 #include "common/clock.h"
 #include "common/log.h"
+#include "common/thread_policy.h"
 #include "service/http/gzip_body.h"
 #include "service/soap/utf16_body.h"
 #include "service/http/stamped_receive.h"
@@ -25,12 +26,6 @@ constexpr int kPoolNice = 10;  // Linux: per-thread nice value of the pool's thr
 constexpr int64_t kStallCheckAfterNanos = 1'000'000'000;
 constexpr size_t kPoolStack = size_t{8} << 20;  // per pool thread (the usual default), more if --max-depth needs it
 
-// The calling (or, by tid, another) thread's scheduling policy; the nice value is the thread's own and stays.
-bool SetPolicy(pid_t tid, int policy) {
-  sched_param param{};
-  return sched_setscheduler(tid, policy, &param) == 0;
-}
-
 // Whether a thread of this process at the pool's nice value may leave SCHED_IDLE again. Without CAP_SYS_NICE
 // that needs RLIMIT_NICE >= 20 - nice (sched(7)); a container's root often lacks the capability. Tried on a
 // thread of its own, which ends whatever its policy.
@@ -38,7 +33,7 @@ bool CanLeaveIdlePolicy() {
   bool can = false;
   std::thread probe([&can] {
     if (setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), kPoolNice) != 0) return;
-    can = SetPolicy(0, SCHED_IDLE) && SetPolicy(0, SCHED_OTHER);
+    can = SetThreadPolicy(0, SCHED_IDLE) && SetThreadPolicy(0, SCHED_OTHER);
   });
   probe.join();
   return can;
@@ -142,7 +137,7 @@ int BlockingPool::EndLongYields(int64_t now_ns) {
     // The job seen is the one put back (the worker clears the mark when its job ends); should it end between
     // here and the call, its thread is put back a moment early, which only makes the next job normal.
     if (!worker->yielding_since_ns.compare_exchange_strong(since, 0)) continue;
-    if (SetPolicy(worker->tid.load(std::memory_order_relaxed), SCHED_OTHER)) ++ended;
+    if (SetThreadPolicy(worker->tid.load(std::memory_order_relaxed), SCHED_OTHER)) ++ended;
   }
   return ended;
 }
@@ -169,7 +164,7 @@ void BlockingPool::Run(Worker* worker) {
   // A worker's start runs under SCHED_IDLE (service/supervisor/start_priority.h) and this thread inherited it;
   // its own nice value keeps it out of the start's hand-back, so it takes the normal policy itself: a normal
   // job must not run as a yielding one.
-  if (sched_getscheduler(0) == SCHED_IDLE && !SetPolicy(0, SCHED_OTHER)) {
+  if (sched_getscheduler(0) == SCHED_IDLE && !SetThreadPolicy(0, SCHED_OTHER)) {
     LogLine("blocking pool: cannot leave the SCHED_IDLE the thread started under");
   }
   worker->run_queue_wait.OpenForThisThread();  // without schedstat a starved job counts as a stall, as before
@@ -193,12 +188,12 @@ void BlockingPool::Run(Worker* worker) {
     const int64_t start = MonotonicNanos();
     worker->busy_since_ns.store(start, std::memory_order_release);
     // Yield to the loops (see Priority), unless the pool is stopping: then its jobs are what it waits for.
-    if (priority == Priority::kYielding && yielding_ && !stopping && SetPolicy(0, SCHED_IDLE)) {
+    if (priority == Priority::kYielding && yielding_ && !stopping && SetThreadPolicy(0, SCHED_IDLE)) {
       worker->yield_cpu_ns.store(ThreadCpuNanos());
       worker->yielding_since_ns.store(start);
       // A Stop() that began meanwhile may have looked before the mark was there (and the loops stop ticking):
       // either it sees the mark or this sees its flag (both sequentially consistent).
-      if (stop_begun_.load() && worker->yielding_since_ns.exchange(0) != 0) SetPolicy(0, SCHED_OTHER);
+      if (stop_begun_.load() && worker->yielding_since_ns.exchange(0) != 0) SetThreadPolicy(0, SCHED_OTHER);
     }
     try {
       job(*worker->engine);
@@ -208,7 +203,7 @@ void BlockingPool::Run(Worker* worker) {
       LogLine("blocking pool: unexpected exception");
     }
     // Still yielding (EndLongYields did not put it back): back to the normal policy for the next job.
-    if (worker->yielding_since_ns.exchange(0, std::memory_order_acq_rel) != 0) SetPolicy(0, SCHED_OTHER);
+    if (worker->yielding_since_ns.exchange(0, std::memory_order_acq_rel) != 0) SetThreadPolicy(0, SCHED_OTHER);
     worker->busy_since_ns.store(0, std::memory_order_relaxed);
   }
 }

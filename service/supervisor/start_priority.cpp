@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "common/log.h"
+#include "common/thread_policy.h"
 
 namespace lather {
 namespace {
@@ -26,12 +27,6 @@ bool NiceOf(pid_t tid, int* nice) {
 }
 
 bool SetNice(pid_t tid, int nice) { return setpriority(PRIO_PROCESS, static_cast<id_t>(tid), nice) == 0; }
-
-// Thread `tid`'s policy (0 means the calling thread); SCHED_OTHER and SCHED_IDLE take priority 0.
-bool SetPolicy(pid_t tid, int policy) {
-  const sched_param none{};
-  return ::sched_setscheduler(tid, policy, &none) == 0;
-}
 
 // Calls `visit(tid)` for every thread of `pid`; false when its thread list cannot be read (it has ended).
 template <typename Visit>
@@ -55,7 +50,7 @@ bool CanStartWorkersNiced() {
     const pid_t self = ::gettid();
     int base = 0;
     if (!NiceOf(self, &base) || base + kStartNiceOffset > 19) return;
-    can = SetNice(self, base + kStartNiceOffset) && SetPolicy(0, SCHED_IDLE) && SetPolicy(0, SCHED_OTHER) &&
+    can = SetNice(self, base + kStartNiceOffset) && SetThreadPolicy(0, SCHED_IDLE) && SetThreadPolicy(0, SCHED_OTHER) &&
           SetNice(self, base);
   });
   probe.join();
@@ -64,19 +59,19 @@ bool CanStartWorkersNiced() {
 
 void EnterStart(int start_nice) {
   ::setpriority(PRIO_PROCESS, 0, start_nice);
-  SetPolicy(0, SCHED_IDLE);
+  SetThreadPolicy(0, SCHED_IDLE);
 }
 
-int LiftStart(int pid) {
+int LiftIdleThreads(int pid) {
   int moved = 0;
   ForEachThread(pid, [&moved](pid_t tid) {
-    if (::sched_getscheduler(tid) == SCHED_IDLE && SetPolicy(tid, SCHED_OTHER)) ++moved;
+    if (::sched_getscheduler(tid) == SCHED_IDLE && SetThreadPolicy(tid, SCHED_OTHER)) ++moved;
   });
   return moved;
 }
 
 void Demote(int pid) {
-  ForEachThread(pid, [](pid_t tid) { SetPolicy(tid, SCHED_IDLE); });
+  ForEachThread(pid, [](pid_t tid) { SetThreadPolicy(tid, SCHED_IDLE); });
 }
 
 void TakeNormalPriority() {
@@ -97,7 +92,7 @@ void TakeNormalPriority() {
     listed = ForEachThread(::getpid(), [&](pid_t tid) {
       int nice = 0;
       if (!NiceOf(tid, &nice) || nice != started) return;
-      if ((::sched_getscheduler(tid) == SCHED_IDLE && !SetPolicy(tid, SCHED_OTHER)) || !SetNice(tid, normal)) {
+      if ((::sched_getscheduler(tid) == SCHED_IDLE && !SetThreadPolicy(tid, SCHED_OTHER)) || !SetNice(tid, normal)) {
         ++failed;
         error = errno;
       } else {

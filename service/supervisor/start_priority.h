@@ -16,7 +16,7 @@ namespace lather {
 
 // The nice value a worker starts at, above the supervisor's.
 inline constexpr int kStartNiceOffset = 5;
-// How long a start may stay under SCHED_IDLE before the supervisor lifts it (LiftStart).
+// How long a start may stay under SCHED_IDLE before the supervisor lifts it (LiftIdleThreads).
 inline constexpr long long kIdleStartNs = 300'000'000;
 // The worker's environment: the nice value to return to once it listens (set only when it may).
 inline constexpr char kWorkerNiceEnv[] = "LATHER_WORKER_NICE";
@@ -28,9 +28,9 @@ bool CanStartWorkersNiced();
 // The child's side, between fork and exec (async-signal-safe): SCHED_IDLE at nice `start_nice`.
 void EnterStart(int start_nice);
 
-// The supervisor's side: every thread of `pid` still under SCHED_IDLE goes to the normal policy (a start or an
-// exit that a busy core starved); threads keep their nice value. Returns how many moved.
-int LiftStart(int pid);
+// The supervisor's side: every thread of `pid` still under SCHED_IDLE goes to the normal policy (a start, an exit or a
+// silent worker that a busy core starves); threads keep their nice value. Returns how many moved.
+int LiftIdleThreads(int pid);
 
 // The supervisor's side: every thread of `pid` goes under SCHED_IDLE (a hung worker about to be killed).
 void Demote(int pid);

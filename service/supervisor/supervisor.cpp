@@ -45,7 +45,7 @@ constexpr int64_t kIdleExitNs = 100 * kMs;  // and its exit this long under SCHE
 // A worker silent this long (three heartbeats) may be dying - a SIGKILL from outside, the OOM killer - and its
 // threads still under SCHED_IDLE (a large echo's yielding job, service/dispatch/blocking_pool.h) would hold its
 // exit, and so its replacement, for seconds on a busy core (1 s beside a spinner, 13 s in bench/soak): they
-// go to the normal policy then (start_priority.h's LiftStart), once per silence.
+// go to the normal policy then (start_priority.h's LiftIdleThreads), once per silence.
 constexpr int64_t kSilentLiftNs = 300 * kMs;
 // The environment of a re-executed supervisor (SIGUSR2): its listening socket and its workers.
 constexpr char kInheritedListenEnv[] = "LATHER_SUPERVISOR_LISTEN_FD";
@@ -313,7 +313,7 @@ void Supervisor::CheckTimers() {
     const std::string who = "worker " + std::to_string(w.slot) + " (pid " + std::to_string(w.pid) + ")";
     if (start_niced_ && w.ready && !w.demoted && !w.silence_lifted && now - w.last_beat_ns > kSilentLiftNs) {
       w.silence_lifted = true;
-      LiftStart(w.pid);
+      LiftIdleThreads(w.pid);
     }
     if (w.role == Role::kRetiring) {
       if (now >= w.kill_at_ns) {
@@ -323,14 +323,14 @@ void Supervisor::CheckTimers() {
       }
       if (w.demoted && w.lift_at_ns >= 0 && now >= w.lift_at_ns) {
         w.demoted = false;
-        LiftStart(w.pid);  // a busy core starves its exit, which may hold what others wait for (the store's lock)
+        LiftIdleThreads(w.pid);  // a busy core starves its exit, which may hold what others wait for (the store's lock)
       }
       continue;
     }
     if (!w.ready) {
       if (start_niced_ && !w.lifted && now - w.started_ns > kIdleStartNs) {
         w.lifted = true;
-        const int moved = LiftStart(w.pid);
+        const int moved = LiftIdleThreads(w.pid);
         if (moved > 0) {
           LogLine(who + " not serving " + Seconds(kIdleStartNs) + " after its start under SCHED_IDLE (a busy core); " +
                   std::to_string(moved) + " thread(s) moved to the normal policy at nice " +

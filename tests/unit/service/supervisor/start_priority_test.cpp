@@ -111,7 +111,7 @@ TEST_CASE("a start a busy core starved is lifted to the normal policy at the sta
     bool lifted_all = false;
     bool demoted_all = false;
     const bool ok = StartThenAct(
-        [&] { lifted_all = lather::LiftStart(::getpid()) == 3; },
+        [&] { lifted_all = lather::LiftIdleThreads(::getpid()) == 3; },
         [&](pid_t self, pid_t inherited, pid_t chosen, int base) {
           const int started = base + lather::kStartNiceOffset;
           const bool lifted = PolicyOf(self) == SCHED_OTHER && NiceOf(self) == started &&
