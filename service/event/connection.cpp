@@ -367,9 +367,14 @@ bool Connection::Queue(size_t consumed) {
 }
 
 bool Connection::RefuseOnHead() {
-  if (!loop_->router().RefuseBusyHead(parser_.request(), !loop_->stopping(), SecondsSince(arrival_ns_), &response_)) {
-    return false;
-  }
+  const double waited = SecondsSince(arrival_ns_);
+  const double limit = loop_->router().max_queue_wait();
+  if (limit <= 0 || waited <= limit) return false;  // most heads (RefuseBusyHead's own first test, seen here first)
+  // The 503's head and body are written into spares the idle connections gave back, as an answer after the
+  // whole request is (Process): a refusal allocates nothing either.
+  loop_->BorrowString(EventLoop::Spare::kHead, &response_.head);
+  loop_->BorrowString(EventLoop::Spare::kBody, &response_.body);
+  if (!loop_->router().RefuseBusyHead(parser_.request(), !loop_->stopping(), waited, &response_)) return false;
   // All of in_ is this request's (its end is not here yet); the rest of its body is dropped as it comes.
   const uint64_t left = parser_.expected_size() - in_.size();
   if (response_.close) linger_after_write_ = true;  // the client may still be sending the body
