@@ -178,7 +178,7 @@ bool RequestRouter::RefuseBusyHead(const HttpRequest& head, bool allow_keep_aliv
   // Route() and ServeSoap() decide in this order: the resource and method, fault injection, then the head's
   // verdict (415, 411, 412, the queue wait). The wait only grows while the body arrives, so a head over the
   // limit is refused exactly as the whole request would be, only sooner. Most heads are under it: tested first.
-  if (max_queue_wait_ <= 0 || waited_seconds <= max_queue_wait_) return false;
+  if (!OverQueueWait(waited_seconds)) return false;
   if (head.path != "/soap" || head.method != "POST" || (fault_injection_ && !head.fault.empty())) return false;
   const SoapRequestFacts facts = ReadSoapFacts(head);
   if (JudgeSoapHead(facts, waited_seconds, max_queue_wait_) != SoapHeadVerdict::kBusy) return false;

@@ -85,6 +85,8 @@ class RequestRouter {
   // Honour X-Lather-Fault (service/dispatch/fault_injection.h); off by default.
   void set_fault_injection(bool on) { fault_injection_ = on; }
   double max_queue_wait() const { return max_queue_wait_; }
+  // Whether a request that waited `waited_seconds` is over the limit (never, with no limit).
+  bool OverQueueWait(double waited_seconds) const { return max_queue_wait_ > 0 && waited_seconds > max_queue_wait_; }
   // True when the last SOAP call this router judged against --max-queue-wait was refused: the loop is
   // shedding load, and its next request is likely refused on its head too.
   bool shedding() const { return shedding_; }

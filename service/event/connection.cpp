@@ -368,8 +368,7 @@ bool Connection::Queue(size_t consumed) {
 
 bool Connection::RefuseOnHead() {
   const double waited = SecondsSince(arrival_ns_);
-  const double limit = loop_->router().max_queue_wait();
-  if (limit <= 0 || waited <= limit) return false;  // most heads (RefuseBusyHead's own first test, seen here first)
+  if (!loop_->router().OverQueueWait(waited)) return false;  // most heads; and a body still coming holds no spares
   // The 503's head and body are written into spares the idle connections gave back, as an answer after the
   // whole request is (Process): a refusal allocates nothing either.
   loop_->BorrowString(EventLoop::Spare::kHead, &response_.head);
