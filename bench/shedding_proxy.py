@@ -1,9 +1,10 @@
 """bench/shedding_proxy.py: HAProxy 2.6 shedding load in front of one lather-service (deploy/haproxy/shedding.cfg),
 for bench/overload's side-by-side runs, and the checks of a busy answer (a 503 that a SOAP client can read).
 
-SheddingProxy starts haproxy pinned to a core with the profile filled in (maxconn, timeout queue) and stop() always
-ends it; busy_answer_problems() says what is wrong with one 503 response; proxy_busy_answer() makes HAProxy queue
-a request past its limit and returns its 503. Single-threaded use only.
+SheddingProxy starts haproxy pinned to a core with the profile filled in (maxconn, timeout queue, the client
+connections' receive buffer) and stop() always ends it; busy_answer_problems() says what is wrong with one 503
+response; proxy_busy_answer() makes HAProxy queue a request past its limit and returns its 503. Single-threaded use
+only.
 """
 import os
 import re
@@ -32,12 +33,13 @@ def free_port():
 class SheddingProxy:
     """haproxy -db with deploy/haproxy/shedding.cfg filled in, pinned to `cpu`, in front of 127.0.0.1:server_port."""
 
-    def __init__(self, server_port, cpu, maxconn, queue_timeout_ms):
+    def __init__(self, server_port, cpu, maxconn, queue_timeout_ms, receive_buffer=0):
         self.folder = tempfile.mkdtemp(prefix="lather-shedding-proxy-")
         self.port = free_port()
         self.maxconn, self.queue_timeout_ms = maxconn, queue_timeout_ms
         fills = {"@FRONTEND@": f"127.0.0.1:{self.port}", "@SERVER@": f"127.0.0.1:{server_port}",
-                 "@MAXCONN@": str(maxconn), "@QUEUE_TIMEOUT@": f"{queue_timeout_ms:g}ms", "@ERRORS@": ERRORS}
+                 "@MAXCONN@": str(maxconn), "@QUEUE_TIMEOUT@": f"{queue_timeout_ms:g}ms", "@ERRORS@": ERRORS,
+                 "@RCVBUF_CLIENT@": str(receive_buffer)}
         text = open(PROFILE).read()
         for marker, value in fills.items():
             text = text.replace(marker, value)

@@ -109,6 +109,7 @@ int main(int argc, char** argv) {
     supervisor.workers = flags.workers;
     supervisor.listen = options.listen;
     supervisor.listen_fd = systemd_fd;
+    supervisor.receive_buffer = options.receive_buffer;
     supervisor.admin_listen = options.admin_listen;
     supervisor.port_file = port_file;
     supervisor.pid_file = flags.pid_file;

@@ -130,6 +130,7 @@ Status ClassicServer::Start() {
   if (!s.ok()) return s;
   s = state.options.listen_fd >= 0 ? AdoptListener(state.options.listen_fd, &acceptor_, &port_, &address_)
                                    : Listen(state.options.listen, &acceptor_, &port_, &address_);
+  if (s.ok() && state.options.receive_buffer > 0) s = SetReceiveBuffer(&acceptor_, state.options.receive_buffer);
   if (!s.ok()) return s;
   boost::system::error_code ignored;
   acceptor_.non_blocking(true, ignored);  // poll() says when; a vanished connection must not block accept

@@ -55,6 +55,11 @@ struct ServerOptions {
   std::chrono::milliseconds idle_timeout{60000};
   // On SIGINT/SIGTERM, requests still running after this time are abandoned.
   std::chrono::milliseconds shutdown_grace{10000};
+  // The kernel's receive buffer of every client connection, in bytes (SO_RCVBUF on the listening socket,
+  // as nginx's `listen ... rcvbuf=`); 0: the kernel's default, autotuned (net.ipv4.tcp_rmem). A buffer that
+  // holds a pipelining client's requests lets an overloaded service read and refuse them in one wake-up,
+  // and stamps their arrival when they come rather than when room is made (docs/pressure.md).
+  int receive_buffer = 0;
   // A listening socket to serve instead of binding `listen` (inherited from the --workers supervisor or
   // from systemd's LISTEN_FDS); -1: bind `listen`.
   int listen_fd = -1;

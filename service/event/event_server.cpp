@@ -160,6 +160,7 @@ Status EventServer::Start() {
   acceptor_ = std::make_unique<tcp::acceptor>(loops_[0]->io());
   s = options_.listen_fd >= 0 ? AdoptListener(options_.listen_fd, acceptor_.get(), &port_, &address_)
                               : Listen(options_.listen, acceptor_.get(), &port_, &address_);
+  if (s.ok() && options_.receive_buffer > 0) s = SetReceiveBuffer(acceptor_.get(), options_.receive_buffer);
   if (!s.ok()) return s;
   busy_response_ = BusyResponse(options_.max_connections);
   accept_backoff_ = std::make_unique<asio::steady_timer>(loops_[0]->io());

@@ -75,4 +75,24 @@ Status AdoptListener(int fd, tcp::acceptor* acceptor, uint16_t* port, std::strin
   return Status::Ok();
 }
 
+Status SetReceiveBuffer(tcp::acceptor* acceptor, int bytes) {
+  const int fd = acceptor->native_handle();
+  // Linux doubles the value asked (room for its bookkeeping) and caps SO_RCVBUF at net.core.rmem_max.
+  const auto granted = [fd] {
+    int value = 0;
+    socklen_t length = sizeof value;
+    return ::getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &value, &length) == 0 ? value / 2 : -1;
+  };
+  if (::setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &bytes, sizeof bytes) != 0) {
+    return Status::IOError(std::string("--receive-buffer: setsockopt(SO_RCVBUF): ") + std::strerror(errno));
+  }
+  if (granted() >= bytes) return Status::Ok();
+  if (::setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &bytes, sizeof bytes) == 0 && granted() >= bytes) {
+    return Status::Ok();
+  }
+  return Status::InvalidArgument("--receive-buffer " + std::to_string(bytes) + ": the kernel grants " +
+                                 std::to_string(granted()) + " bytes at most (net.core.rmem_max; raise it with "
+                                 "sysctl, or run with CAP_NET_ADMIN)");
+}
+
 }  // namespace lather

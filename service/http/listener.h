@@ -22,4 +22,10 @@ Status Listen(const std::string& listen, boost::asio::ip::tcp::acceptor* accepto
 // not a socket.
 Status AdoptListener(int fd, boost::asio::ip::tcp::acceptor* acceptor, uint16_t* port, std::string* address);
 
+// Sets the kernel's receive buffer (SO_RCVBUF) of the listening socket to `bytes`; the connections it
+// accepts from then on inherit it (fixed: the kernel no longer autotunes theirs). Asks with SO_RCVBUFFORCE
+// when net.core.rmem_max is lower and the process may (CAP_NET_ADMIN), as rsyslog does. InvalidArgument
+// naming net.core.rmem_max when the kernel grants less than asked.
+Status SetReceiveBuffer(boost::asio::ip::tcp::acceptor* acceptor, int bytes);
+
 }  // namespace lather

@@ -608,6 +608,7 @@ int Supervisor::Run() {
   Status s = upgraded ? AdoptListener(inherited_fd, &acceptor_, &port_, &address_)
              : options_.listen_fd >= 0 ? AdoptListener(options_.listen_fd, &acceptor_, &port_, &address_)
                                        : Listen(options_.listen, &acceptor_, &port_, &address_);
+  if (s.ok() && options_.receive_buffer > 0) s = SetReceiveBuffer(&acceptor_, options_.receive_buffer);
   if (!s.ok()) {
     LogLine("cannot start: " + s.message());
     return 1;

@@ -22,6 +22,7 @@ struct SupervisorOptions {
   int workers = 2;                   // worker processes
   std::string listen = "127.0.0.1:8080";
   int listen_fd = -1;                // a listening socket to use instead of binding `listen` (systemd)
+  int receive_buffer = 0;            // SO_RCVBUF of the listening socket (--receive-buffer); 0: kernel default
   std::string admin_listen;          // the supervisor's /metrics (summed), /healthz, POST /reload; "" none
   std::string port_file;             // the bound port, written once the first workers serve
   std::string pid_file;              // the supervisor's PID, for `lather-service reload --pid-file`

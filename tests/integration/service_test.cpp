@@ -658,6 +658,43 @@ TEST_CASE("one connection more than --max-connections is answered 503 and closed
   CHECK(a.Receive().status == 200);
 }
 
+namespace {
+
+// What ss shows of the service's side of the established connections on `port`, socket memory included.
+std::string ServerSockets(int port) {
+  return lather::test::RunCommand("ss -Htmn state established '( sport = :" + std::to_string(port) + " )'").output;
+}
+
+// The receive buffer ("rb" of ss's socket memory) of the first of them; -1 when ss shows none.
+long ServerReceiveBuffer(int port) {
+  const std::string sockets = ServerSockets(port);
+  const size_t at = sockets.find(",rb");
+  return at == std::string::npos ? -1 : std::stol(sockets.substr(at + 3));
+}
+
+}  // namespace
+
+TEST_CASE("the service sets --receive-buffer on every client connection, in every server shape",
+          "[integration][limits]") {
+  const auto shape = GENERATE(as<std::vector<std::string>>{}, std::vector<std::string>{},
+                              std::vector<std::string>{"--engine", "classic"}, std::vector<std::string>{"--workers", "1"});
+  std::vector<std::string> args = shape;
+  args.insert(args.end(), {"--receive-buffer", "1048576"});
+  ServiceProcess service("", args);
+  lather::test::RawConnection connection(service.port());
+  REQUIRE(connection.Send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"));
+  REQUIRE(connection.Receive().status == 200);
+  INFO(ServerSockets(service.port()));
+  CHECK(ServerReceiveBuffer(service.port()) == 2 * 1048576);  // Linux reports twice the value asked
+}
+
+TEST_CASE("a --receive-buffer outside 0..2^30 is refused with one line naming the flag", "[integration][cli]") {
+  const lather::test::CommandResult result =
+      lather::test::RunCommand(lather::test::ServiceBinary() + " --listen 127.0.0.1:0 --receive-buffer -1");
+  CHECK(result.exit_code != 0);
+  CHECK(result.output.find("--receive-buffer") != std::string::npos);
+}
+
 TEST_CASE("responses bind each namespace prefix to its own namespace, in the request's SOAP version",
           "[integration][wsi]") {
   ServiceProcess service;
