@@ -21,6 +21,7 @@
 
 #include "common/log.h"
 #include "service/store/pg_connection.h"
+#include "service/store/pg_statements.h"
 #include "service/store/sqlite_statement.h"
 
 using Poco::Data::Keywords::into;
@@ -177,15 +178,7 @@ CounterStore::~CounterStore() = default;
 void CounterStore::Connect() {
   if (postgres_) {
     auto pg = std::make_unique<PgConnection>(connect_);
-    pg->Execute("SET synchronous_commit = on");
-    pg->Execute("SET client_min_messages = warning");  // no NOTICE "already exists" on stderr
-    // Every run of a prepared statement planned with its own parameters: a generic plan made while
-    // message_ids was small (a sequential scan joined to the batch's ids) stayed cached as the table grew,
-    // until autovacuum's ANALYZE replaced it: IncCounter at 3,200/s instead of 17,000 for the first tens of
-    // seconds of bench/store-compare. Planning these statements costs less than that scan.
-    pg->Execute("SET plan_cache_mode = force_custom_plan");
-    // Many connections (pool threads, workers, nodes) open at once: concurrent CREATE ... IF NOT EXISTS
-    // can still collide in PostgreSQL's catalog, so the set-up is serialized by an advisory lock.
+    for (const char* setting : PgSessionSettings()) pg->Execute(setting);
     pg->Execute("BEGIN");
     try {
       pg->Execute("SELECT pg_advisory_xact_lock(7316385)");  // any constant of ours
@@ -202,40 +195,8 @@ void CounterStore::Connect() {
       }
       throw;
     }
-    // Prepared once for this connection: each later run is one round trip. A batch's message ids are
-    // claimed, read back and remembered with one statement each (arrays, unnest), not one per id.
-    pg->Prepare("increment", "INSERT INTO counters (name, value) VALUES ($1, $2) "
-                             "ON CONFLICT (name) DO UPDATE SET value = counters.value + excluded.value RETURNING value");
-    pg->Prepare("get", "SELECT value FROM counters WHERE name = $1");
-    pg->Prepare("claim_all", "INSERT INTO message_ids (message_id, name, value, at) "
-                             "SELECT u.id, u.name, 0, $3 FROM unnest($1::text[], $2::text[]) AS u(id, name) "
-                             "ON CONFLICT (message_id) DO NOTHING RETURNING message_id");
-    pg->Prepare("remembered_all", "SELECT message_id, name, value, at FROM message_ids "
-                                  "WHERE message_id = ANY($1::text[]) FOR UPDATE");
-    pg->Prepare("remember_all", "UPDATE message_ids AS m SET name = u.name, value = u.value, at = $4 "
-                                "FROM unnest($1::text[], $2::text[], $3::bigint[]) AS u(id, name, value) "
-                                "WHERE m.message_id = u.id");
-    pg->Prepare("purge", "DELETE FROM message_ids WHERE message_id IN "
-                         "(SELECT message_id FROM message_ids WHERE at <= $1 ORDER BY at LIMIT $2)");
-    // A whole batch whose ids are all new, in one statement and one commit (CountInOneStatement): each
-    // counter's increments added ($1 names, $2 counts; in name order, the order every writer locks them in),
-    // each id remembered with its value ($3 ids, $4 their counters, $5 how far below the counter's new value
-    // the id's increment is), up to $8 ids older than $7 purged. An id taken already fails the statement
-    // (unique_violation) and nothing of it is written: the claim-first transaction takes the batch then.
-    pg->Prepare("count_all",
-                "WITH counted AS (INSERT INTO counters (name, value) "
-                "SELECT u.name, u.n FROM unnest($1::text[], $2::bigint[]) AS u(name, n) ORDER BY u.name "
-                "ON CONFLICT (name) DO UPDATE SET value = counters.value + excluded.value RETURNING name, value), "
-                "remembered AS (INSERT INTO message_ids (message_id, name, value, at) "
-                "SELECT u.id, u.name, c.value - u.below, $6 "
-                "FROM unnest($3::text[], $4::text[], $5::bigint[]) AS u(id, name, below) JOIN counted AS c USING (name) "
-                "RETURNING 1), "
-                "purged AS (DELETE FROM message_ids WHERE message_id IN "
-                "(SELECT message_id FROM message_ids WHERE at <= $7 ORDER BY at LIMIT $8) RETURNING 1) "
-                "SELECT name, value, (SELECT count(*) FROM remembered), (SELECT count(*) FROM purged) FROM counted");
-    // The claim-first transaction locks its counters first, in name order, as count_all does: a batch of each
-    // kind with the same new id cannot then wait for each other (one holding the counter, the other the id).
-    pg->Prepare("lock_counters", "SELECT 1 FROM counters WHERE name = ANY($1::text[]) ORDER BY name FOR UPDATE");
+    // Prepared once for this connection: each later run is one round trip.
+    for (const PgStatement& statement : PgStatements()) pg->Prepare(statement.name, statement.sql);
     pg_ = std::move(pg);
     return;
   }

@@ -64,11 +64,11 @@ void PgConnection::Throw(const std::string& what, pg_result* result) const {
   throw Poco::IOException("PostgreSQL: " + what + ": " + message);
 }
 
-void PgConnection::Execute(const char* sql) {
+PgResult PgConnection::Execute(const char* sql) {
   pg_result* result = PQexec(conn_, sql);
   const ExecStatusType status = PQresultStatus(result);
   if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) Throw(sql, result);
-  PQclear(result);
+  return PgResult(result);
 }
 
 void PgConnection::Prepare(const char* name, const char* sql) {

@@ -44,8 +44,8 @@ class PgConnection {
   PgConnection(const PgConnection&) = delete;
   PgConnection& operator=(const PgConnection&) = delete;
 
-  // Runs SQL without parameters (BEGIN, COMMIT, SET, CREATE ...); rows, if any, are dropped.
-  void Execute(const char* sql);
+  // Runs SQL without parameters (BEGIN, COMMIT, SET, CREATE, EXPLAIN ...); its rows, if any.
+  PgResult Execute(const char* sql);
   // Prepares `sql` ($1, $2 ... placeholders) as statement `name` on this connection.
   void Prepare(const char* name, const char* sql);
   // Runs prepared statement `name` with text parameters (null-terminated; nullptr is SQL NULL).
