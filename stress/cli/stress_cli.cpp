@@ -17,6 +17,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <random>
 #include <sstream>
 
 #include "common/flag_parser.h"
@@ -42,13 +43,11 @@
 namespace lather {
 namespace {
 
-// A run's own prefix for its message ids: the PID and the clock, in hex (unique across runs and hosts
-// in practice; with the call number it names each call once).
-std::string RunId() {
-  char text[64];
-  std::snprintf(text, sizeof text, "%x-%llx", static_cast<unsigned>(getpid()),
-                static_cast<unsigned long long>(std::chrono::system_clock::now().time_since_epoch().count()));
-  return text;
+// This run's seed for ${uuid} (inc-counter's message ids): from the system's random source, so that no two
+// runs, here or on another load host (`merge`), send the same ids.
+uint64_t RunSeed() {
+  std::random_device device;
+  return (static_cast<uint64_t>(device()) << 32) ^ device();
 }
 
 }  // namespace
@@ -156,7 +155,7 @@ void DefineFlags(FlagParser* f, StressOptions* o) {
                "defaults to the port's soap:address (docs/wsdl.md)", &o->wsdl);
   f->AddString("port", 0, "NAME", "with --wsdl: the port (default: the first SOAP 1.1 port)", &o->wsdl_port);
   f->AddValue("set", 0, "PATH=VALUE", "with --wsdl: a field of the request (repeatable; a.b=1, items[2].sku=X, "
-              "amount.@currency=EUR; ${n} and random(A..B) vary per call); required fields not set get sample values",
+              "amount.@currency=EUR; ${n}, ${uuid} and random(A..B) vary per call); required fields not set get sample values",
               [o](const std::string& v) { o->sets.push_back(v); return Status::Ok(); });
   f->AddInt("validate", 0, "N", "with --wsdl: validate one response in N in full against the WSDL's XSD (libxml2), "
             "within 10% more client CPU per call", 1, INT64_MAX, &o->validate);
@@ -164,9 +163,10 @@ void DefineFlags(FlagParser* f, StressOptions* o) {
   f->AddBool("soap12", 0, "send SOAP 1.2 envelopes (application/soap+xml)", &o->soap12);
   f->AddString("counter", 0, "NAME", "inc-counter: the counter to increment (default stress-PID)", &o->counter);
   f->AddBool("no-message-id", 0,
-             "inc-counter: no wsa:MessageID header (by default every call carries a fresh one, so a retried call "
-             "counts once and the counter can be checked exactly)", &o->no_message_id);
-  f->AddString("body", 0, "FILE", "send this envelope instead of --op; ${n} becomes the call number", &o->body_file);
+             "inc-counter: no wsa:MessageID header (by default every call carries a fresh random urn:uuid, as WCF "
+             "and CXF clients send, so a retried call counts once and the counter can be checked exactly)",
+             &o->no_message_id);
+  f->AddString("body", 0, "FILE", "send this envelope instead of --op; ${n} becomes the call number, ${uuid} a random UUID of its own (e.g. a wsa:MessageID)", &o->body_file);
   f->AddValue("header", 'H', "'NAME: VALUE'", "add a request header (repeatable; with --body)",
               [o](const std::string& v) { o->headers.push_back(v); return Status::Ok(); });
   f->AddString("expect", 0, "XPATH", "with --body: a call succeeds when XPATH is true ($n, $n1 = n + 1)", &o->expect);
@@ -335,7 +335,7 @@ int PlanRun(StressOptions* options, RunPlan* plan) {
     request.soap_version = o.soap12 ? 2 : 1;
     request.samples = static_cast<size_t>(o.samples);
     request.counter_name = o.counter.empty() ? "stress-" + std::to_string(getpid()) : o.counter;
-    if (!o.no_message_id) request.run_id = RunId();
+    request.message_ids = !o.no_message_id;
     if (!(s = MakeOperationPreset(request, &preset)).ok()) return UsageError(s.message());
     for (const std::string& h : o.headers) preset.headers.push_back(h);
   }
@@ -371,7 +371,8 @@ int ExecuteRun(StressOptions o, const RunPlan& plan, RunReport* out) {
   }
 
   RequestTemplate request_template;
-  if (!(s = RequestTemplate::Create(url, preset.headers, preset.body, !o.no_keepalive, &request_template)).ok()) {
+  if (!(s = RequestTemplate::Create(url, preset.headers, preset.body, !o.no_keepalive, &request_template,
+                                    RunSeed())).ok()) {
     return UsageError(s.message());
   }
   {  // The expectation must compile before the run starts.

@@ -33,6 +33,8 @@ const char* LocalName(const pugi::xml_node& node) {
 size_t RequestPayloadBytes(const std::string& body_template) {
   std::string body = body_template;
   for (size_t at = body.find("${n}"); at != std::string::npos; at = body.find("${n}", at)) body.replace(at, 4, "0");
+  const std::string uuid(36, '0');  // a ${uuid}'s length
+  for (size_t at = body.find("${uuid}"); at != std::string::npos; at = body.find("${uuid}", at)) body.replace(at, 7, uuid);
   pugi::xml_document doc;
   if (!doc.load_buffer(body.data(), body.size())) return 0;
   for (pugi::xml_node child = doc.document_element().first_child(); child; child = child.next_sibling()) {
@@ -76,10 +78,8 @@ Status MakeOperationPreset(const PresetRequest& request, OperationPreset* preset
     std::string content = "<l:IncCounter><l:name>";
     AppendEscapedText(request.counter_name, &content);
     std::string header;
-    if (!request.run_id.empty()) {
-      header = "<wsa:MessageID xmlns:wsa=\"http://www.w3.org/2005/08/addressing\">urn:lather-stress:";
-      AppendEscapedText(request.run_id, &header);
-      header += ":${n}</wsa:MessageID>";
+    if (request.message_ids) {
+      header = "<wsa:MessageID xmlns:wsa=\"http://www.w3.org/2005/08/addressing\">urn:uuid:${uuid}</wsa:MessageID>";
     }
     preset->body = Envelope(v, content + "</l:name></l:IncCounter>", header);
     preset->expectation.kind = Expectation::Kind::kPositive;

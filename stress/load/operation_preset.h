@@ -23,10 +23,10 @@ struct PresetRequest {
   int soap_version = 1;
   size_t samples = 100;          // echo: samples per call
   std::string counter_name;      // inc-counter: the counter all calls increment
-  // inc-counter: a fresh wsa:MessageID with every call ("urn:lather-stress:RUN:N", `run_id` set by the
-  // caller, N the call number), so a retried call (a proxy's, a client's) counts once and the counter can
-  // be checked exactly; empty `run_id`: no header (--no-message-id).
-  std::string run_id;
+  // inc-counter: a fresh wsa:MessageID with every call ("urn:uuid:${uuid}": random-looking, as real clients'
+  // ids are, different in every call and every run), so a retried call (a proxy's, a client's) counts once and
+  // the counter can be checked exactly; false: no header (--no-message-id).
+  bool message_ids = true;
 };
 
 // InvalidArgument for an unknown operation.

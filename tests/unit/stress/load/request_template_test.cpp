@@ -74,6 +74,44 @@ TEST_CASE("random(A..B) renders an integer of its range, the same for the same c
   CHECK(seen.size() == 11);  // every value of the range came up in 2,000 calls
 }
 
+TEST_CASE("${uuid} renders a version-4 UUID of its own for every call, the same for the same call and seed, "
+          "another for another seed, spread over the whole range",
+          "[stress][template]") {
+  RequestTemplate a, b;
+  REQUIRE(RequestTemplate::Create(Url(), {}, "<id>urn:uuid:${uuid}</id><n>${n}</n>", true, &a, 1).ok());
+  REQUIRE(RequestTemplate::Create(Url(), {}, "<id>urn:uuid:${uuid}</id><n>${n}</n>", true, &b, 2).ok());
+  CHECK(a.placeholder_count() == 2);
+  auto id_of = [](const RequestTemplate& t, uint64_t n) {
+    std::string out;
+    size_t head = 0, body = 0;
+    t.Render(n, &out, &head, &body);
+    CHECK(body == t.BodySize(n));  // Content-Length matches what was rendered
+    CHECK(head + body == out.size());
+    const size_t at = out.find("urn:uuid:") + 9;
+    return out.substr(at, out.find('<', at) - at);
+  };
+  std::set<std::string> seen;
+  std::set<char> first_digits;
+  for (uint64_t n = 0; n < 20000; ++n) {
+    const std::string id = id_of(a, n);
+    REQUIRE(id.size() == 36);
+    CHECK(id[8] == '-');
+    CHECK(id[13] == '-');
+    CHECK(id[14] == '4');  // version 4
+    CHECK(id[18] == '-');
+    CHECK((id[19] == '8' || id[19] == '9' || id[19] == 'a' || id[19] == 'b'));  // variant 10
+    CHECK(id[23] == '-');
+    CHECK(id.find_first_not_of("0123456789abcdef-") == std::string::npos);
+    seen.insert(id);
+    first_digits.insert(id[0]);
+  }
+  CHECK(seen.size() == 20000);         // every call its own
+  CHECK(first_digits.size() == 16);    // neighbours' ids are not neighbours: all of the key range is used
+  CHECK(id_of(a, 12345) == id_of(a, 12345));
+  CHECK(id_of(a, 12345) != id_of(b, 12345));  // another run, another id
+  for (uint64_t n = 0; n < 20000; ++n) CHECK(seen.count(id_of(b, n)) == 0);
+}
+
 TEST_CASE("text that only looks like random() stays as it is, and random(B..A) is refused", "[stress][template]") {
   RequestTemplate t;
   REQUIRE(RequestTemplate::Create(Url(), {}, "<a>random(x..2) random(1..) random(3..4</a>", true, &t).ok());
