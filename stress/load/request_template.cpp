@@ -110,10 +110,7 @@ char* RequestTemplate::SlotText(size_t i, uint64_t n, char* buffer) const {
   if (slot.kind == Kind::kNumber) return std::to_chars(buffer, buffer + kTextBytes, n).ptr;
   if (slot.kind == Kind::kUuid) return RenderUuid(uuid_seed_, n, buffer);
   // splitmix64 of (call, slot): a value spread over the range, the same for the same call.
-  uint64_t z = n * 0x9E3779B97F4A7C15ULL + (i + 1) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  z ^= z >> 31;
+  const uint64_t z = Mix(n * 0x9E3779B97F4A7C15ULL + (i + 1) * 0xBF58476D1CE4E5B9ULL);
   const uint64_t span = static_cast<uint64_t>(slot.hi) - static_cast<uint64_t>(slot.lo) + 1;  // 0: the whole range
   const uint64_t offset = span == 0 ? z : z % span;
   return std::to_chars(buffer, buffer + kTextBytes, static_cast<int64_t>(static_cast<uint64_t>(slot.lo) + offset)).ptr;
