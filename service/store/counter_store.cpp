@@ -179,6 +179,8 @@ void CounterStore::Connect() {
   if (postgres_) {
     auto pg = std::make_unique<PgConnection>(connect_);
     for (const char* setting : PgSessionSettings()) pg->Execute(setting);
+    // Many connections (pool threads, workers, nodes) open at once: concurrent CREATE ... IF NOT EXISTS
+    // can still collide in PostgreSQL's catalog, so the set-up is serialized by an advisory lock.
     pg->Execute("BEGIN");
     try {
       pg->Execute("SELECT pg_advisory_xact_lock(7316385)");  // any constant of ours
