@@ -15,15 +15,10 @@ namespace {
 const double kProcessStart =
     std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
 
-std::string Number(double v) {
+std::string MetricNumber(double v) {
   char out[32];
   std::snprintf(out, sizeof out, "%.9g", v);
   return out;
-}
-
-void Header(std::string* out, const char* name, const char* type, const char* help) {
-  out->append("# HELP ").append(name).append(" ").append(help).append("\n# TYPE ").append(name).append(" ");
-  out->append(type).append("\n");
 }
 
 double ResidentBytes() {
@@ -43,6 +38,11 @@ double OpenFds() {
 }
 
 }  // namespace
+
+void AppendMetricHeader(std::string* out, const char* name, const char* type, const char* help) {
+  out->append("# HELP ").append(name).append(" ").append(help).append("\n# TYPE ").append(name).append(" ");
+  out->append(type).append("\n");
+}
 
 void TimeHistogram::Record(double seconds) {
   size_t bucket = 0;
@@ -98,19 +98,30 @@ void LoopMetrics::AddTo(LoopMetrics* total) const {
   for (size_t i = 0; i < soap_paths_.size(); ++i) add(soap_paths_[i], total->soap_paths_[i]);
 }
 
-void RenderHistogram(const std::vector<const LoopMetrics*>& loops, TimeHistogram LoopMetrics::*member,
-                     const char* name, const char* help, std::string* out) {
-  Header(out, name, "histogram", help);
-  uint64_t cumulative = 0, sum_nanos = 0;
-  for (size_t b = 0; b <= kDurationBuckets.size(); ++b) {
-    for (const LoopMetrics* m : loops) cumulative += (m->*member).bucket(b);
+void AppendHistogram(std::string* out, const char* name, const char* help, const double* bounds, size_t bound_count,
+                     const uint64_t* counts, double sum_seconds) {
+  AppendMetricHeader(out, name, "histogram", help);
+  uint64_t cumulative = 0;
+  for (size_t b = 0; b <= bound_count; ++b) {
+    cumulative += counts[b];
     out->append(name).append("_bucket{le=\"");
-    out->append(b < kDurationBuckets.size() ? Number(kDurationBuckets[b]) : "+Inf").append("\"} ");
+    out->append(b < bound_count ? MetricNumber(bounds[b]) : "+Inf").append("\"} ");
     out->append(std::to_string(cumulative)).append("\n");
   }
-  for (const LoopMetrics* m : loops) sum_nanos += (m->*member).sum_nanos();
-  out->append(name).append("_sum ").append(Number(static_cast<double>(sum_nanos) / 1e9)).append("\n");
+  out->append(name).append("_sum ").append(MetricNumber(sum_seconds)).append("\n");
   out->append(name).append("_count ").append(std::to_string(cumulative)).append("\n");
+}
+
+void RenderHistogram(const std::vector<const LoopMetrics*>& loops, TimeHistogram LoopMetrics::*member,
+                     const char* name, const char* help, std::string* out) {
+  std::array<uint64_t, kDurationBuckets.size() + 1> counts{};
+  uint64_t sum_nanos = 0;
+  for (const LoopMetrics* m : loops) {
+    for (size_t b = 0; b < counts.size(); ++b) counts[b] += (m->*member).bucket(b);
+    sum_nanos += (m->*member).sum_nanos();
+  }
+  AppendHistogram(out, name, help, kDurationBuckets.data(), kDurationBuckets.size(), counts.data(),
+                  static_cast<double>(sum_nanos) / 1e9);
 }
 
 std::string RenderMetrics(const std::vector<const LoopMetrics*>& loops, size_t pool_queued) {
@@ -121,7 +132,7 @@ std::string RenderMetrics(const std::vector<const LoopMetrics*>& loops, size_t p
   };
   std::string out;
   out.reserve(4096);
-  Header(&out, "lather_requests_total", "counter", "SOAP requests by operation and outcome.");
+  AppendMetricHeader(&out, "lather_requests_total", "counter", "SOAP requests by operation and outcome.");
   for (size_t op = 0; op < kMetricOperations.size(); ++op) {
     for (size_t oc = 0; oc < kMetricOutcomes.size(); ++oc) {
       out.append("lather_requests_total{operation=\"").append(kMetricOperations[op]).append("\",outcome=\"");
@@ -129,7 +140,7 @@ std::string RenderMetrics(const std::vector<const LoopMetrics*>& loops, size_t p
       out.append(std::to_string(sum([&](const LoopMetrics& m) -> const auto& { return m.requests_[op][oc]; }))).append("\n");
     }
   }
-  Header(&out, "lather_http_rejections_total", "counter", "Requests rejected at the HTTP layer, by status.");
+  AppendMetricHeader(&out, "lather_http_rejections_total", "counter", "Requests rejected at the HTTP layer, by status.");
   for (size_t i = 0; i < kRejectionStatuses.size(); ++i) {
     out.append("lather_http_rejections_total{status=\"").append(std::to_string(kRejectionStatuses[i])).append("\"} ");
     out.append(std::to_string(sum([&](const LoopMetrics& m) -> const auto& { return m.rejections_[i]; }))).append("\n");
@@ -146,16 +157,16 @@ std::string RenderMetrics(const std::vector<const LoopMetrics*>& loops, size_t p
   RenderHistogram(loops, &LoopMetrics::busy_, "lather_busy_answer_seconds",
                   "Server time spent answering 503 to requests that waited over --max-queue-wait.", &out);
 
-  Header(&out, "lather_refusal_cpu_seconds_total", "counter",
+  AppendMetricHeader(&out, "lather_refusal_cpu_seconds_total", "counter",
          "Loop CPU (the thread's own clock) of connection wake-ups that answered only busy refusals, from the first "
          "read to the write of the 503s: reading, framing, the decision, dropping the bodies, writing. Divided by "
          "lather_refusals_timed_total: what one refusal costs (less the wake-up itself, which is not timed). One "
          "such wake-up in 16 is timed (the thread's clock is a system call).");
   const uint64_t refusal_nanos = sum([](const LoopMetrics& m) -> const auto& { return m.refusal_cpu_nanos_; });
-  out.append("lather_refusal_cpu_seconds_total ").append(Number(static_cast<double>(refusal_nanos) / 1e9)).append("\n");
-  Header(&out, "lather_refusals_timed_total", "counter", "The 503s answered in the wake-ups lather_refusal_cpu_seconds_total timed.");
+  out.append("lather_refusal_cpu_seconds_total ").append(MetricNumber(static_cast<double>(refusal_nanos) / 1e9)).append("\n");
+  AppendMetricHeader(&out, "lather_refusals_timed_total", "counter", "The 503s answered in the wake-ups lather_refusal_cpu_seconds_total timed.");
   out.append("lather_refusals_timed_total ").append(std::to_string(sum([](const LoopMetrics& m) -> const auto& { return m.refusals_timed_; }))).append("\n");
-  Header(&out, "lather_soap_path_total", "counter",
+  AppendMetricHeader(&out, "lather_soap_path_total", "counter",
          "SOAP calls by who read them: path=\"fast\" the one-pass reader for the commonest Increment, HelloWorld, "
          "IncCounter and GetCounter envelopes (answers from gSOAP's own templates), path=\"gsoap\" gSOAP's "
          "reader (every other request: an unusual header, prefix, encoding, a fault). Clients that fall to "
@@ -166,37 +177,37 @@ std::string RenderMetrics(const std::vector<const LoopMetrics*>& loops, size_t p
   out.append("lather_soap_path_total{path=\"gsoap\"} ")
       .append(std::to_string(sum([](const LoopMetrics& m) -> const auto& { return m.soap_paths_[1]; })))
       .append("\n");
-  Header(&out, "lather_requests_in_flight", "gauge", "SOAP requests being executed or waiting for the pool now.");
+  AppendMetricHeader(&out, "lather_requests_in_flight", "gauge", "SOAP requests being executed or waiting for the pool now.");
   out.append("lather_requests_in_flight ").append(std::to_string(sum([](const LoopMetrics& m) -> const auto& { return m.in_flight_; }))).append("\n");
-  Header(&out, "lather_pool_queued", "gauge", "Requests waiting for a blocking-pool thread now (store calls, large echoes).");
+  AppendMetricHeader(&out, "lather_pool_queued", "gauge", "Requests waiting for a blocking-pool thread now (store calls, large echoes).");
   out.append("lather_pool_queued ").append(std::to_string(pool_queued)).append("\n");
-  Header(&out, "lather_open_connections", "gauge", "Client connections open now.");
+  AppendMetricHeader(&out, "lather_open_connections", "gauge", "Client connections open now.");
   out.append("lather_open_connections ").append(std::to_string(sum([](const LoopMetrics& m) -> const auto& { return m.open_connections_; }))).append("\n");
-  Header(&out, "lather_connections_accepted_total", "counter", "Client connections accepted.");
+  AppendMetricHeader(&out, "lather_connections_accepted_total", "counter", "Client connections accepted.");
   out.append("lather_connections_accepted_total ").append(std::to_string(sum([](const LoopMetrics& m) -> const auto& { return m.connections_accepted_; }))).append("\n");
-  Header(&out, "lather_received_bytes_total", "counter", "Bytes read from clients.");
+  AppendMetricHeader(&out, "lather_received_bytes_total", "counter", "Bytes read from clients.");
   out.append("lather_received_bytes_total ").append(std::to_string(sum([](const LoopMetrics& m) -> const auto& { return m.bytes_received_; }))).append("\n");
-  Header(&out, "lather_sent_bytes_total", "counter", "Bytes written to clients.");
+  AppendMetricHeader(&out, "lather_sent_bytes_total", "counter", "Bytes written to clients.");
   out.append("lather_sent_bytes_total ").append(std::to_string(sum([](const LoopMetrics& m) -> const auto& { return m.bytes_sent_; }))).append("\n");
 
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
   const double cpu = static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
                      static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
-  Header(&out, "process_cpu_seconds_total", "counter", "Total user and system CPU time spent in seconds.");
-  out.append("process_cpu_seconds_total ").append(Number(cpu)).append("\n");
-  Header(&out, "process_resident_memory_bytes", "gauge", "Resident memory size in bytes.");
-  out.append("process_resident_memory_bytes ").append(Number(ResidentBytes())).append("\n");
-  Header(&out, "process_open_fds", "gauge", "Number of open file descriptors.");
-  out.append("process_open_fds ").append(Number(OpenFds())).append("\n");
-  Header(&out, "process_start_time_seconds", "gauge", "Start time of the process since the Unix epoch in seconds.");
+  AppendMetricHeader(&out, "process_cpu_seconds_total", "counter", "Total user and system CPU time spent in seconds.");
+  out.append("process_cpu_seconds_total ").append(MetricNumber(cpu)).append("\n");
+  AppendMetricHeader(&out, "process_resident_memory_bytes", "gauge", "Resident memory size in bytes.");
+  out.append("process_resident_memory_bytes ").append(MetricNumber(ResidentBytes())).append("\n");
+  AppendMetricHeader(&out, "process_open_fds", "gauge", "Number of open file descriptors.");
+  out.append("process_open_fds ").append(MetricNumber(OpenFds())).append("\n");
+  AppendMetricHeader(&out, "process_start_time_seconds", "gauge", "Start time of the process since the Unix epoch in seconds.");
   char start[32];
   std::snprintf(start, sizeof start, "%.3f", kProcessStart);
   out.append("process_start_time_seconds ").append(start).append("\n");
   cpu_set_t set;
   CPU_ZERO(&set);
   const int cores = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN));
-  Header(&out, "lather_cpu_cores", "gauge", "Cores the service may run on (its CPU affinity).");
+  AppendMetricHeader(&out, "lather_cpu_cores", "gauge", "Cores the service may run on (its CPU affinity).");
   out.append("lather_cpu_cores ").append(std::to_string(cores)).append("\n");
   return out;
 }

@@ -99,6 +99,13 @@ class LoopMetrics {
   std::array<std::atomic<uint64_t>, 2> soap_paths_{};  // [0] fast path, [1] gSOAP
 };
 
+// For metrics rendered outside this file (the store's writer: service/dispatch/store_metrics.h): one metric's
+// "# HELP" and "# TYPE" lines, and a whole histogram from `bound_count` upper bounds in seconds (+Inf implied),
+// `bound_count` + 1 counts per bucket (not cumulative) and their sum.
+void AppendMetricHeader(std::string* out, const char* name, const char* type, const char* help);
+void AppendHistogram(std::string* out, const char* name, const char* help, const double* bounds, size_t bound_count,
+                     const uint64_t* counts, double sum_seconds);
+
 // The Prometheus text exposition of the loops' sums plus process_cpu_seconds_total,
 // process_resident_memory_bytes, process_open_fds, process_start_time_seconds and lather_cpu_cores;
 // `pool_queued` is the number of requests waiting for a blocking-pool thread now (lather_pool_queued).

@@ -22,6 +22,7 @@
 #include "common/log.h"
 #include "service/classic/blocking_connection.h"
 #include "service/dispatch/server_setup.h"
+#include "service/dispatch/store_metrics.h"
 #include "service/http/lingering_refusal.h"
 #include "service/http/listener.h"
 
@@ -58,7 +59,9 @@ struct ClassicState {
     std::vector<const LoopMetrics*> all(live.begin(), live.end());
     all.push_back(&ended);
     all.push_back(&accept_metrics);
-    return RenderMetrics(all, pool->queued());
+    std::string text = RenderMetrics(all, pool->queued());
+    if (committer != nullptr) AppendStoreMetrics(*committer, &text);
+    return text;
   }
 };
 

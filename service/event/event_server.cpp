@@ -16,6 +16,7 @@
 #include "common/clock.h"
 #include "common/log.h"
 #include "service/dispatch/server_setup.h"
+#include "service/dispatch/store_metrics.h"
 #include "service/event/connection.h"
 #include "service/event/event_loop.h"
 #include "service/http/lingering_refusal.h"
@@ -170,7 +171,9 @@ Status EventServer::Start() {
   // Waiting for the store: in the pool's queue, and IncCounter calls queued from the loops to the writer.
   if (committer_ != nullptr) committer_->set_max_queued(options_.pool_queue);
   render_metrics_ = [all_metrics, pool = pool_.get(), writer = committer_.get()] {
-    return lather::RenderMetrics(all_metrics, pool->queued() + (writer != nullptr ? writer->queued() : 0));
+    std::string text = lather::RenderMetrics(all_metrics, pool->queued() + (writer != nullptr ? writer->queued() : 0));
+    if (writer != nullptr) AppendStoreMetrics(*writer, &text);
+    return text;
   };
   for (auto& loop : loops_) {
     loop->set_connection_count(&connections_);

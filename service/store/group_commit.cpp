@@ -31,9 +31,9 @@ GroupCommitter::~GroupCommitter() {
   writer_.join();
 }
 
-uint64_t GroupCommitter::commits() const {
+GroupCommitter::Totals GroupCommitter::totals() const {
   boost::lock_guard<boost::mutex> lock(mutex_);
-  return commits_;
+  return totals_;
 }
 
 void GroupCommitter::set_max_queued(size_t n) {
@@ -154,12 +154,14 @@ void GroupCommitter::Run() {
       }
       Status s;
       size_t purged = 0;
+      const auto began = std::chrono::steady_clock::now();
       try {
         s = store_->IncrementBatch(&increments, purge_limit, &purged);
         if (purge_limit > 0 && purged == purge_limit) last_purge = {};  // a backlog: purge again next batch
       } catch (const std::exception& e) {
         s = Status::Internal(std::string("group commit: ") + e.what());
       }
+      const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
       if (!s.ok()) LogLine("group commit of " + std::to_string(batch.size()) + " increments failed: " + s.ToString());
       // The groups' items are answered first, without the lock (only this thread touches them now); then the
       // waiting callers under it. A woken caller returns at once and its Waiter (on its stack) is gone.
@@ -171,7 +173,15 @@ void GroupCommitter::Run() {
         if (Group* group = Answered(batch[i], std::move(answer))) complete.push_back(group);
       }
       boost::lock_guard<boost::mutex> lock(mutex_);
-      ++commits_;
+      ++(s.ok() ? totals_.committed : totals_.failed);
+      if (s.ok()) {  // a failed transaction rolled its purge back too
+        totals_.increments += batch.size();
+        totals_.purged += purged;
+      }
+      size_t bucket = 0;
+      while (bucket < kTransactionBuckets.size() && seconds > kTransactionBuckets[bucket]) ++bucket;
+      ++totals_.transaction_buckets[bucket];
+      totals_.transaction_nanos += static_cast<uint64_t>(seconds * 1e9);
       for (size_t i = 0; i < batch.size(); ++i) {
         Waiter* waiter = batch[i].waiter;
         if (waiter == nullptr) continue;

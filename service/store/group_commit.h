@@ -7,13 +7,15 @@
 // in the same batch; the writer also deletes expired message ids, a bounded number per transaction.
 // SubmitGroup() queues a group of increments without waiting (an event loop's turn of IncCounter calls):
 // one lock to queue them, one callback on the writer thread once all are answered. Submit() is a group of
-// one. Thread-safe.
+// one. totals() tells what the writer did (for /metrics: service/dispatch/store_metrics.h). Thread-safe.
 #pragma once
 
 #include <boost/thread/condition_variable.hpp>
 #include <boost/thread/mutex.hpp>
 #include <boost/thread/thread.hpp>
 
+#include <array>
+#include <cstdint>
 #include <deque>
 #include <functional>
 #include <memory>
@@ -82,8 +84,21 @@ class GroupCommitter {
   // Increments waiting for the writer (not yet in a batch).
   size_t queued() const;
 
-  // Transactions committed so far (each may hold many increments).
-  uint64_t commits() const;
+  // Upper bounds (seconds) of the transaction-time buckets in Totals; +Inf is implied.
+  static constexpr std::array<double, 13> kTransactionBuckets = {0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01,
+                                                                 0.025, 0.05, 0.1, 0.25, 0.5, 1.0};
+  // What the writer has done since it started.
+  struct Totals {
+    uint64_t committed = 0;   // transactions that committed (each may hold many increments)
+    uint64_t failed = 0;      // transactions that failed: none of their increments was acknowledged
+    uint64_t increments = 0;  // increments in committed transactions (over `committed`: the batch size)
+    uint64_t purged = 0;      // expired message ids deleted
+    // Each transaction's time, from the store's BEGIN to COMMIT's return (the fsync included), committed or not:
+    // counts per bucket of kTransactionBuckets (then +Inf), not cumulative, and their sum.
+    std::array<uint64_t, kTransactionBuckets.size() + 1> transaction_buckets{};
+    uint64_t transaction_nanos = 0;
+  };
+  Totals totals() const;
 
  private:
   // A caller blocked in Increment(), on its stack.
@@ -116,7 +131,7 @@ class GroupCommitter {
   std::deque<Entry> queue_;
   size_t max_queued_ = 0;
   bool stopping_ = false;
-  uint64_t commits_ = 0;
+  Totals totals_;  // written by the writer under mutex_, with the batch's answers
   boost::thread writer_;
 };
 

@@ -400,4 +400,11 @@ TEST_CASE("lather-service on PostgreSQL answers IncCounter 503 + Retry-After whi
   INFO(s.ToString());
   CHECK(s.ok());
   CHECK(value == 2);
+  // /metrics tells the outage: the writer's transactions while the database was down failed, and only the two
+  // acknowledged increments count as committed.
+  const std::string page =
+      lather::test::SendRaw(service.port(), "GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n").body;
+  CHECK(lather::test::MetricValue(page, "lather_store_transactions_total{outcome=\"failed\"}") >= 1);
+  CHECK(lather::test::MetricValue(page, "lather_store_transactions_total{outcome=\"committed\"}") == 2);
+  CHECK(lather::test::MetricValue(page, "lather_store_increments_total") == 2);
 }

@@ -149,4 +149,9 @@ std::string ElementText(const std::string& xml, const std::string& local_name) {
   return "";
 }
 
+double MetricValue(const std::string& page, const std::string& series) {
+  const size_t at = page.find("\n" + series + " ");
+  return at == std::string::npos ? -1 : std::strtod(page.c_str() + at + series.size() + 2, nullptr);
+}
+
 }  // namespace lather::test

@@ -46,6 +46,8 @@ class RawConnection {
 
 // One connection, one request, one response.
 RawResponse SendRaw(int port, const std::string& bytes);
+// The value of one sample line ("name{labels} value") of a Prometheus text page (GET /metrics), -1 if absent.
+double MetricValue(const std::string& page, const std::string& series);
 
 // The SOAP 1.1 and 1.2 envelope namespaces and the Content-Types that go with them.
 inline constexpr char kEnv11[] = "http://schemas.xmlsoap.org/soap/envelope/";

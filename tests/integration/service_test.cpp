@@ -28,6 +28,7 @@ using lather::Status;
 using lather::test::ElementText;
 using lather::test::Envelope;
 using lather::test::MakeClient;
+using lather::test::MetricValue;
 using lather::test::OpenFds;
 using lather::test::RawResponse;
 using lather::test::ResidentKiB;
@@ -407,14 +408,6 @@ TEST_CASE("keep-alive and pipelined requests are answered in order on one connec
   CHECK(ElementText(hello.body, "result") == "Hello World");
 }
 
-namespace {
-// The value of one sample line ("name{labels} value") of a Prometheus text page, -1 if absent.
-double MetricValue(const std::string& page, const std::string& series) {
-  const size_t at = page.find("\n" + series + " ");
-  return at == std::string::npos ? -1 : std::strtod(page.c_str() + at + series.size() + 2, nullptr);
-}
-}  // namespace
-
 TEST_CASE("GET /metrics counts requests by operation and outcome, rejections, bytes and CPU",
           "[integration][metrics]") {
   ServiceProcess service;
@@ -465,6 +458,14 @@ TEST_CASE("GET /metrics counts requests by operation and outcome, rejections, by
   CHECK(MetricValue(after, "lather_requests_total{operation=\"IncCounter\",outcome=\"ok\"}") == 1);
   CHECK(MetricValue(after, "lather_requests_total{operation=\"GetCounter\",outcome=\"ok\"}") == 1);
   CHECK(MetricValue(after, "lather_requests_in_flight") == 0);
+  // The store's writer: that IncCounter in one committed transaction, timed.
+  CHECK(MetricValue(after, "lather_store_transactions_total{outcome=\"committed\"}") == 1);
+  CHECK(MetricValue(after, "lather_store_transactions_total{outcome=\"failed\"}") == 0);
+  CHECK(MetricValue(after, "lather_store_increments_total") == 1);
+  CHECK(MetricValue(after, "lather_store_purged_message_ids_total") == 0);
+  CHECK(MetricValue(after, "lather_store_transaction_seconds_count") == 1);
+  CHECK(MetricValue(after, "lather_store_transaction_seconds_bucket{le=\"+Inf\"}") == 1);
+  CHECK(MetricValue(after, "lather_store_transaction_seconds_sum") > 0);
 }
 
 TEST_CASE("a slow store delays only store calls, and a full pool queue answers 503 with Retry-After",

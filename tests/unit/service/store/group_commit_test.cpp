@@ -24,7 +24,7 @@ TEST_CASE("increments from many threads are all committed, in fewer transactions
   constexpr int kThreads = 16, kEach = 50;
   std::atomic<int> failures{0};
   std::vector<int64_t> seen(kThreads * kEach, 0);
-  uint64_t commits = 0;
+  GroupCommitter::Totals totals;
   {
     GroupCommitter committer(std::move(store));
     std::vector<std::thread> threads;
@@ -39,14 +39,20 @@ TEST_CASE("increments from many threads are all committed, in fewer transactions
       });
     }
     for (auto& t : threads) t.join();
-    commits = committer.commits();
+    totals = committer.totals();
   }
   CHECK(failures == 0);
   // Every acknowledged value is distinct: each increment got its own place in the sequence.
   std::sort(seen.begin(), seen.end());
   for (size_t i = 0; i < seen.size(); ++i) REQUIRE(seen[i] == static_cast<int64_t>(i + 1));
-  CHECK(commits >= 1);
-  CHECK(commits <= static_cast<uint64_t>(kThreads * kEach));
+  CHECK(totals.committed >= 1);
+  CHECK(totals.committed <= static_cast<uint64_t>(kThreads * kEach));
+  CHECK(totals.failed == 0);
+  CHECK(totals.increments == static_cast<uint64_t>(kThreads * kEach));  // every increment counted once
+  uint64_t timed = 0;
+  for (uint64_t n : totals.transaction_buckets) timed += n;
+  CHECK(timed == totals.committed);  // each transaction timed once
+  CHECK(totals.transaction_nanos > 0);
   std::unique_ptr<CounterStore> reader;
   REQUIRE(CounterStore::Open(uri, &reader).ok());
   int64_t value = 0;
@@ -211,7 +217,8 @@ TEST_CASE("a group larger than one batch is answered once, after its last item c
     };
     CHECK(committer.SubmitGroup(std::move(group)) == 1500);
     for (int i = 0; i < 500 && callbacks == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    CHECK(committer.commits() >= 3);
+    CHECK(committer.totals().committed >= 3);
+    CHECK(committer.totals().increments == 1500);
   }
   CHECK(callbacks == 1);
   REQUIRE(values.size() == 1500);
