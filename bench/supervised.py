@@ -1,7 +1,7 @@
 """What bench/hot-swap, bench/worker-crash, bench/hang, bench/soak and bench/workers-vs-threads share: a
 lather-service --workers supervisor started on 127.0.0.1 port 0 whose stderr is read line by line and stamped
 with this process's monotonic clock on arrival, lather-stress runs, /proc readings of the supervisor's
-workers, a verdict (PASS / FAIL / INVALID) and one clean-up that ends only the processes these benches
+workers, the machine's own stops (StallMonitors), a verdict (PASS / FAIL / INVALID) and one clean-up that ends only the processes these benches
 started, on a normal exit, an exception, SIGINT, SIGTERM or SIGHUP.
 
 Not a benchmark itself (no #! line); the scripts import it from their own folder.
@@ -86,6 +86,53 @@ def popen(cmd, **kwargs):
     p = subprocess.Popen(cmd, **kwargs)
     _started.append(p)
     return p
+
+
+class StallMonitors:
+    """lather-stall-monitor on each core: the late wake-ups of a real-time sleeper, the machine's own stops
+    (the hypervisor not running a virtual CPU, a kernel section not preemptible), which no process of the
+    bench or the service can cause by being busy. Information beside each window's p99: a window whose calls
+    waited while the machine stood still shows it here (bench/soak), and a short window that did is not judged
+    (bench/hang)."""
+
+    def __init__(self, build, cpus, seconds):
+        self.stalls = []  # (time.monotonic() seconds, ms late, cpu)
+        self.realtime = {}
+        self._processes = []
+        tool = os.path.join(build, "bench", "lather-stall-monitor")
+        for cpu in cpus:
+            process = popen([tool, "--cpu", str(cpu), "--seconds", str(int(seconds)), "--threshold-ms",
+                                        "5"], stdout=subprocess.PIPE, text=True)
+            self._processes.append(process)
+            threading.Thread(target=self._read, args=(process, cpu), daemon=True).start()
+
+    def _read(self, process, cpu):
+        for line in process.stdout:
+            fields = line.split()
+            if fields[:1] == ["stall"]:
+                self.stalls.append((float(fields[1]), float(fields[2]), cpu))
+            elif fields[:1] == ["done"]:
+                self.realtime[cpu] = fields[2] == "1"
+
+    def between(self, start, end):
+        """{cpu: (stalls, total ms, longest ms)} of the stalls from `start` to `end` (time.monotonic())."""
+        out = {}
+        for t, ms, cpu in list(self.stalls):
+            if start <= t < end:
+                n, total, longest = out.get(cpu, (0, 0.0, 0.0))
+                out[cpu] = (n + 1, total + ms, max(longest, ms))
+        return out
+
+    def stop(self):
+        for process in self._processes:
+            if process.poll() is None:
+                process.terminate()
+        for process in self._processes:
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
 
 
 def cores():
