@@ -1,5 +1,6 @@
 // The store writer's figures in /metrics: transactions (committed, failed), the increments they carried (the
-// group commit's batch size is their ratio), expired message ids purged, and each transaction's time, in the
+// group commit's batch size is their ratio), expired message ids purged, SQLite's log checkpoints (run off the
+// writer's thread), and each transaction's time, in the
 // Prometheus text format RenderMetrics writes. Reads GroupCommitter::totals() (one lock); any thread.
 #pragma once
 

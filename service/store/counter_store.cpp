@@ -22,6 +22,8 @@
 #include "common/log.h"
 #include "service/store/pg_connection.h"
 #include "service/store/pg_statements.h"
+#include "service/store/sqlite_busy_wait.h"
+#include "service/store/sqlite_checkpointer.h"
 #include "service/store/sqlite_statement.h"
 
 using Poco::Data::Keywords::into;
@@ -34,6 +36,7 @@ namespace {
 constexpr char kSqlitePrefix[] = "sqlite:";
 constexpr char kPostgresPrefix[] = "postgresql:";
 constexpr size_t kOpenTimeoutSeconds = 2;
+constexpr int kBusyTimeoutMs = 10000;  // SQLite: how long a statement waits for another connection's lock
 constexpr int64_t kReconnectGapNs = 200'000'000;  // between two attempts to reach a PostgreSQL server
 
 void RegisterConnectors() {
@@ -203,9 +206,10 @@ void CounterStore::Connect() {
     return;
   }
   auto session = std::make_unique<Poco::Data::Session>("SQLite", connect_, kOpenTimeoutSeconds);
-  // The busy timeout first: several processes (the workers of --workers) open a new file at once, and
-  // switching it to WAL or creating the tables waits for the others' locks instead of failing.
-  *session << "PRAGMA busy_timeout=10000", now;
+  // The busy wait first: several processes (the workers of --workers) open a new file at once, and switching
+  // it to WAL or creating the tables waits for the others' locks instead of failing; later, a commit waits for
+  // another worker's (or a checkpoint's) lock, in steps well under SQLite's own (sqlite_busy_wait.h).
+  SetBusyWait(Poco::Data::SQLite::Utility::dbHandle(*session), kBusyTimeoutMs);
   std::string journal_mode;
   if (connect_ != ":memory:") {
     *session << "PRAGMA journal_mode=WAL", into(journal_mode), now;
@@ -222,6 +226,26 @@ void CounterStore::Connect() {
   *session << "CREATE INDEX IF NOT EXISTS message_ids_at ON message_ids (at)", now;
   sqlite_ = std::make_unique<SqliteStatements>(Poco::Data::SQLite::Utility::dbHandle(*session));
   session_ = std::move(session);
+}
+
+Status CounterStore::CheckpointInBackground() {
+  if (postgres_ || connect_ == ":memory:" || session_ == nullptr || checkpointer_ != nullptr) return Status::Ok();
+  std::unique_ptr<SqliteCheckpointer> checkpointer;
+  const Status s = SqliteCheckpointer::Start(connect_, &checkpointer);
+  if (!s.ok()) return s;
+  checkpointer->Attach(Poco::Data::SQLite::Utility::dbHandle(*session_));
+  checkpointer_ = std::move(checkpointer);
+  return Status::Ok();
+}
+
+uint64_t CounterStore::checkpoints() const { return checkpointer_ != nullptr ? checkpointer_->checkpoints() : 0; }
+
+uint64_t CounterStore::checkpoint_restarts() const {
+  return checkpointer_ != nullptr ? checkpointer_->restarts() : 0;
+}
+
+uint64_t CounterStore::inline_checkpoints() const {
+  return checkpointer_ != nullptr ? checkpointer_->inline_restarts() : 0;
 }
 
 Status CounterStore::EnsureConnected() {

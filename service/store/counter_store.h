@@ -21,6 +21,7 @@
 namespace lather {
 struct SqliteStatements;
 class PgConnection;
+class SqliteCheckpointer;
 }
 
 namespace Poco::Data {
@@ -100,6 +101,16 @@ class CounterStore : public CounterBackend {
   // *deleted to their number. Unavailable on a store error.
   Status PurgeExpiredMessageIds(size_t limit, size_t* deleted);
 
+  // SQLite file: checkpoints its write-ahead log on a thread of its own (SqliteCheckpointer) instead of in the
+  // commit that fills it; for the connection that commits the increments (the group committer's). IOError if
+  // the file cannot be opened a second time. A no-op for PostgreSQL and ":memory:".
+  Status CheckpointInBackground();
+  // SQLite with CheckpointInBackground(): the checkpoints its thread ran (passive and restart), the restarts
+  // among them, and those the committing thread ran itself (SqliteCheckpointer); 0 otherwise. Any thread.
+  uint64_t checkpoints() const;
+  uint64_t checkpoint_restarts() const;
+  uint64_t inline_checkpoints() const;
+
   // Tests only: take the database's write lock (BEGIN EXCLUSIVE) until UnlockForTest(), to make
   // every other writer wait as behind a slow disk (SQLite only).
   Status LockForTest();
@@ -148,6 +159,8 @@ class CounterStore : public CounterBackend {
 
   bool postgres_ = false;
   std::string connect_;  // the SQLite path, or the libpq connection string
+  // Declared before session_: its hook is on session_'s connection, which is closed first.
+  std::unique_ptr<SqliteCheckpointer> checkpointer_;
   std::unique_ptr<Poco::Data::Session> session_;  // SQLite (Poco::Data)
   std::unique_ptr<PgConnection> pg_;              // PostgreSQL (libpq, statements prepared once)
   // SQLite: the statements of an increment and a read, compiled once on session_ (finalized before it).

@@ -32,8 +32,15 @@ GroupCommitter::~GroupCommitter() {
 }
 
 GroupCommitter::Totals GroupCommitter::totals() const {
-  boost::lock_guard<boost::mutex> lock(mutex_);
-  return totals_;
+  Totals totals;
+  {
+    boost::lock_guard<boost::mutex> lock(mutex_);
+    totals = totals_;
+  }
+  totals.checkpoints = store_->checkpoints();  // atomics of the store's checkpointer, set before the writer ran
+  totals.checkpoint_restarts = store_->checkpoint_restarts();
+  totals.inline_checkpoints = store_->inline_checkpoints();
+  return totals;
 }
 
 void GroupCommitter::set_max_queued(size_t n) {

@@ -97,6 +97,10 @@ class GroupCommitter {
     // counts per bucket of kTransactionBuckets (then +Inf), not cumulative, and their sum.
     std::array<uint64_t, kTransactionBuckets.size() + 1> transaction_buckets{};
     uint64_t transaction_nanos = 0;
+    // SQLite: the store's log checkpoints, run on a thread of their own (CounterStore::checkpoints()).
+    uint64_t checkpoints = 0;
+    uint64_t checkpoint_restarts = 0;
+    uint64_t inline_checkpoints = 0;
   };
   Totals totals() const;
 

@@ -1,0 +1,126 @@
+#include "service/store/sqlite_checkpointer.h"
+
+#include <pthread.h>
+#include <sqlite3.h>
+#include <time.h>
+
+#include "common/log.h"
+#include "service/store/sqlite_busy_wait.h"
+
+namespace lather {
+
+namespace {
+// How long a RESTART checkpoint waits for the writer to pause (its connection's busy timeout), and how long
+// the thread sleeps between passes when no hook woke it (a log left over from another process's commits).
+constexpr int kBusyTimeoutMs = 2000;
+constexpr auto kIdleWake = boost::chrono::seconds(1);
+constexpr int kInlineTries = 1000;  // a millisecond apart
+}  // namespace
+
+Status SqliteCheckpointer::Start(const std::string& path, std::unique_ptr<SqliteCheckpointer>* out) {
+  sqlite3* db = nullptr;
+  const int rc = sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nullptr);
+  if (rc != SQLITE_OK) {
+    const std::string why = db != nullptr ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
+    sqlite3_close(db);
+    return Status::IOError("cannot open store '" + path + "' for its checkpoints: " + why);
+  }
+  SetBusyWait(db, kBusyTimeoutMs);
+  sqlite3_wal_autocheckpoint(db, 0);  // it commits nothing; and its close leaves the last checkpoint to SQLite
+  // A new connection learns that the file is in WAL mode only when it first reads it; until then a checkpoint
+  // on it does nothing (and says so only by a log size of -1).
+  std::string mode;
+  char* error = nullptr;
+  sqlite3_exec(
+      db, "PRAGMA journal_mode",
+      [](void* into, int, char** values, char**) {
+        if (values[0] != nullptr) *static_cast<std::string*>(into) = values[0];
+        return 0;
+      },
+      &mode, &error);
+  if (mode != "wal") {
+    const std::string why = error != nullptr ? error : "journal mode '" + mode + "', not wal";
+    sqlite3_free(error);
+    sqlite3_close(db);
+    return Status::IOError("cannot checkpoint store '" + path + "': " + why);
+  }
+  out->reset(new SqliteCheckpointer(db));
+  return Status::Ok();
+}
+
+SqliteCheckpointer::SqliteCheckpointer(sqlite3* db) : db_(db), thread_([this] { Run(); }) {}
+
+SqliteCheckpointer::~SqliteCheckpointer() {
+  {
+    boost::lock_guard<boost::mutex> lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_one();
+  thread_.join();
+  sqlite3_close(db_);
+}
+
+void SqliteCheckpointer::Attach(sqlite3* db) { sqlite3_wal_hook(db, &SqliteCheckpointer::OnCommit, this); }
+
+int SqliteCheckpointer::OnCommit(void* self, sqlite3* db, const char*, int pages) {
+  auto* checkpointer = static_cast<SqliteCheckpointer*>(self);
+  if (pages >= kInlinePages) {
+    // The thread's RESTART could not get in (a writer that never pauses): the committing thread restarts the
+    // log itself, as SQLite's autocheckpoint would have, but with most frames copied already. A checkpoint
+    // running elsewhere (the thread's next pass, another worker's) makes it BUSY at once, without the busy
+    // handler: it tries again every millisecond for up to a second, then leaves it to the next commit.
+    for (int tries = 0; tries < kInlineTries; ++tries) {
+      const int rc = sqlite3_wal_checkpoint_v2(db, nullptr, SQLITE_CHECKPOINT_RESTART, nullptr, nullptr);
+      if (rc == SQLITE_OK) {
+        checkpointer->inline_restarts_.fetch_add(1, std::memory_order_relaxed);
+        break;
+      }
+      if (rc != SQLITE_BUSY) break;
+      timespec pause{0, 1000000};
+      nanosleep(&pause, nullptr);
+    }
+    return SQLITE_OK;
+  }
+  // `pages` is the log's length, not what is left to copy: a pass is wanted once kWakePages more frames were
+  // written since the last one was asked for (or the log started again from its beginning). One wake-up per
+  // pass: the thread clears `wanted_` when it starts.
+  const int asked_at = checkpointer->asked_at_pages_.load(std::memory_order_relaxed);
+  if (pages < asked_at || pages - asked_at >= kWakePages) {
+    checkpointer->asked_at_pages_.store(pages < kWakePages ? 0 : pages, std::memory_order_relaxed);
+    if (pages >= kWakePages && !checkpointer->wanted_.exchange(true, std::memory_order_acq_rel)) {
+      boost::lock_guard<boost::mutex> lock(checkpointer->mutex_);
+      checkpointer->wake_.notify_one();
+    }
+  }
+  return SQLITE_OK;
+}
+
+void SqliteCheckpointer::Run() {
+  pthread_setname_np(pthread_self(), "lather-ckpt");  // named in top -H, /proc/PID/task/*/comm
+  for (;;) {
+    {
+      boost::unique_lock<boost::mutex> lock(mutex_);
+      if (!stopping_ && !wanted_.load(std::memory_order_acquire)) wake_.wait_for(lock, kIdleWake);
+      if (stopping_) return;
+    }
+    wanted_.store(false, std::memory_order_release);
+    int log = 0, copied = 0;
+    int rc = sqlite3_wal_checkpoint_v2(db_, nullptr, SQLITE_CHECKPOINT_PASSIVE, &log, &copied);
+    if (rc == SQLITE_OK) checkpoints_.fetch_add(1, std::memory_order_relaxed);
+    if (rc == SQLITE_OK && log >= kRestartPages) {
+      rc = sqlite3_wal_checkpoint_v2(db_, nullptr, SQLITE_CHECKPOINT_RESTART, &log, &copied);
+      if (rc == SQLITE_OK) {
+        checkpoints_.fetch_add(1, std::memory_order_relaxed);
+        restarts_.fetch_add(1, std::memory_order_relaxed);
+      }
+    }
+    // Busy: another process's checkpoint holds the file, or the writer did not pause in time; the log's next
+    // kWakePages ask again (or the idle pass). Anything else is worth a line (the log then grows until a
+    // checkpoint works, up to kInlinePages).
+    if (rc != SQLITE_OK && rc != SQLITE_BUSY && rc != SQLITE_LOCKED) {
+      LogLine(std::string("store checkpoint failed: ") + sqlite3_errmsg(db_));
+    }
+  }
+}
+
+}  // namespace lather
