@@ -307,6 +307,35 @@ def bucket(name, le):
     return f'{name}_bucket{{le="{le:g}"}}'
 
 
+STORE_SCHEMA = """
+PRAGMA journal_mode=WAL;
+CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY NOT NULL, value INTEGER NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS message_ids (message_id TEXT PRIMARY KEY NOT NULL, name TEXT NOT NULL,
+  value INTEGER NOT NULL, at INTEGER NOT NULL) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS message_ids_at ON message_ids (at);
+"""
+
+
+def prefill_message_ids(path, rows):
+    """A SQLite store file at `path` prefilled with `rows` message ids shaped like WCF's urn:uuid (random, 45
+    characters), remembered within the last hour (the service's schema, which it also creates itself with IF
+    NOT EXISTS), by the sqlite3 shell (bench/idempotency-table, bench/commit-latency)."""
+    now_ms = int(time.time() * 1000)
+    sql = STORE_SCHEMA + f"""
+PRAGMA synchronous=OFF;
+PRAGMA cache_size=-1000000;
+INSERT INTO message_ids
+  SELECT 'urn:uuid:' || substr(h, 1, 8) || '-' || substr(h, 9, 4) || '-4' || substr(h, 14, 3) || '-a' ||
+         substr(h, 18, 3) || '-' || substr(h, 21, 12), 'prefill', value, {now_ms} - 3600000 + value % 3600000
+  FROM (SELECT lower(hex(randomblob(16))) AS h, value FROM generate_series(1, {rows}))
+  ORDER BY 1;
+PRAGMA wal_checkpoint(TRUNCATE);
+"""
+    r = subprocess.run(["sqlite3", path], input=sql, capture_output=True, text=True, timeout=3600)
+    if r.returncode != 0:
+        raise RuntimeError(f"prefilling {path}: {r.stderr.strip()}")
+
+
 class Service:
     """lather-service --listen 127.0.0.1:0 pinned to `cpu`, in a folder of its own; stop() always ends it."""
 

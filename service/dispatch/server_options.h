@@ -27,6 +27,9 @@ struct ServerOptions {
   // How long an IncCounter's wsa:MessageID is remembered (a repeat within it counts once); 0: the
   // header is ignored (set soap.read_message_id to match).
   std::chrono::seconds idempotency_window{86400};
+  // SQLite: the writer's log checkpointed by a thread of its own in small passes (true), or by SQLite inside
+  // the commit that fills 1,000 pages of it (false; service/store/sqlite_checkpointer.h).
+  bool background_checkpoints = true;
   // Most client connections open at once; one more is answered 503 + Retry-After and closed.
   int max_connections = 16000;
   // Event-loop threads; 0 means one per core (the event engine; the classic engine has one thread

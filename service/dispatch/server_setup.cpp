@@ -12,8 +12,10 @@ Status StartStore(const ServerOptions& options, std::unique_ptr<GroupCommitter>*
   if (!s.ok()) return s;
   writer_store->set_idempotency_window(options.idempotency_window);
   // The writer's commits then never wait for a checkpoint of SQLite's log (service/store/sqlite_checkpointer.h).
-  s = writer_store->CheckpointInBackground();
-  if (!s.ok()) return s;
+  if (options.background_checkpoints) {
+    s = writer_store->CheckpointInBackground();
+    if (!s.ok()) return s;
+  }
   *committer = std::make_unique<GroupCommitter>(std::move(writer_store));
   return BlockingPool::Start(options, committer->get(), pool);
 }
