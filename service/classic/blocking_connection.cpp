@@ -18,7 +18,7 @@
 #include "common/log.h"
 #include "common/log_limiter.h"
 #include "service/http/lingering_refusal.h"
-#include "service/http/stamped_receive.h"
+#include "common/stamped_receive.h"
 #include "service/memory/memory_return.h"
 
 namespace lather {

@@ -9,7 +9,7 @@
 #include "common/log.h"
 #include "common/log_limiter.h"
 #include "service/classic/blocking_connection.h"
-#include "service/http/stamped_receive.h"
+#include "common/stamped_receive.h"
 
 namespace lather {
 

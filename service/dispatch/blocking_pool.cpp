@@ -17,7 +17,7 @@
 #include "common/thread_policy.h"
 #include "service/http/gzip_body.h"
 #include "service/soap/utf16_body.h"
-#include "service/http/stamped_receive.h"
+#include "common/stamped_receive.h"
 
 namespace lather {
 namespace {

@@ -8,7 +8,7 @@
 #include "common/log_limiter.h"
 #include "service/event/connection.h"
 #include "service/event/event_loop.h"
-#include "service/http/stamped_receive.h"
+#include "common/stamped_receive.h"
 
 namespace lather {
 

@@ -49,6 +49,7 @@ struct StressOptions {
   std::string link;
   bool half_duplex = false;        // the link carries one direction at a time
   bool no_probe = false;           // no 1-connection probe during the warm-up
+  bool receive_stamps = false;     // time answers at the kernel's receipt too (LoadOptions::receive_stamps)
   bool no_message_id = false;      // inc-counter without a wsa:MessageID per call
   std::vector<ServerSideValue> server_side;  // --server-pid and --metrics-url, in the order given
   std::string user;

@@ -174,6 +174,10 @@ void DefineFlags(FlagParser* f, StressOptions* o) {
                "raw: prebuilt bytes, one event loop per thread (default); gsoap: the generated proxy, a thread per connection",
                &o->client);
   f->AddString("timeout", 0, "TIME", "a call without a response by then is a timeout (default 10s)", &o->timeout);
+  f->AddBool("receive-stamps", 0,
+             "also time each answer at the kernel's receipt of its last bytes (SO_TIMESTAMPNS; raw client, plain "
+             "http): what the server and the network took, without this harness's own late reads",
+             &o->receive_stamps);
   f->AddString("link", 0, "RATE", "the link's capacity, e.g. 100Mbit, 1Gbit (default: assume 1Gbit)", &o->link);
   f->AddBool("half-duplex", 0, "the link carries one direction at a time (default: full duplex, --link each way)",
              &o->half_duplex);
@@ -356,6 +360,9 @@ int ExecuteRun(StressOptions o, const RunPlan& plan, RunReport* out) {
 
   TargetUrl url;
   if (!(s = ParseTargetUrl(o.url, &url)).ok()) return UsageError(s.message());
+  if (o.receive_stamps && (o.client != "raw" || url.tls)) {
+    return UsageError("--receive-stamps goes with the raw client over plain http (a TLS record's stamp is not the answer's)");
+  }
   LoadOptions load;
   std::unique_ptr<TlsContext> tls;
   if (url.tls) {
@@ -394,6 +401,7 @@ int ExecuteRun(StressOptions o, const RunPlan& plan, RunReport* out) {
   load.pipeline = static_cast<int>(o.pipeline);
   load.keep_alive = !o.no_keepalive;
   load.timeout_seconds = timeout;
+  load.receive_stamps = o.receive_stamps;
   load.series = !o.series_file.empty() || !o.json_file.empty() || !o.html_file.empty();  // ~30 KB a thread a second
   load.first_call_number = static_cast<uint64_t>(getpid()) % 1000 * 1000000;
 

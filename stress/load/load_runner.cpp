@@ -18,6 +18,7 @@
 #include <thread>
 
 #include "common/huge_pages.h"
+#include "common/stamped_receive.h"
 #include "common/tls.h"
 #include "stress/load/http_response_reader.h"
 #include "stress/load/idle_peek.h"
@@ -66,6 +67,7 @@ struct Connection {
   size_t in_length = 0;
   std::deque<Call> inflight;
   uint64_t idle_since_ns = 0;  // open model: when its last call ended (or it connected)
+  int64_t received_realtime_ns = 0;  // --receive-stamps: the kernel's stamp of the newest bytes read
 };
 
 class Worker {
@@ -131,8 +133,9 @@ class Worker {
   void Flush(Connection& c, uint64_t now);
   void OnReadable(Connection& c, uint64_t now);
   void ProcessResponses(Connection& c, bool eof, uint64_t now);
+  // `received_ns`: when the kernel received the answer (NowNanos()'s clock; --receive-stamps), else 0.
   void Record(const Call& call, CallOutcome outcome, uint64_t response_head, uint64_t response_body,
-              size_t response_payload, uint64_t now, const std::string* detail);
+              size_t response_payload, uint64_t now, const std::string* detail, uint64_t received_ns = 0);
   void BecameIdle(Connection& c, uint64_t now);
   void IssueDue(uint64_t now);
   void CheckTimers(uint64_t now);
@@ -162,6 +165,8 @@ class Worker {
   int connect_failures_in_row_ = 0;
   int epoll_ = -1;
   bool no_pwait2_ = false;  // epoll_pwait2 said ENOSYS: epoll_wait from then on
+  // --receive-stamps: CLOCK_REALTIME less NowNanos()'s clock, taken once per wake-up (the stamps' clock to ours).
+  int64_t realtime_offset_ns_ = 0;
   std::unique_ptr<ResponseChecker> checker_;
   HttpResponseReader reader_;
   std::vector<size_t> idle_;                      // open model: connections with a free slot
@@ -195,6 +200,8 @@ void Worker::Open(Connection& c, uint64_t now) {
   if (c.fd < 0) return ConnectFailed(c, now, errno);
   const int one = 1;
   setsockopt(c.fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+  if (o_.receive_stamps && o_.tls == nullptr) EnableArrivalStamps(c.fd);
+  c.received_realtime_ns = 0;
   c.opened_ns = now;
   const int rc = connect(c.fd, reinterpret_cast<const sockaddr*>(&o_.address), o_.address_length);
   if (rc != 0 && errno != EINPROGRESS) return ConnectFailed(c, now, errno);
@@ -256,7 +263,9 @@ void Worker::ContinueHandshake(Connection& c, uint64_t now) {
 }
 
 ssize_t Worker::ReadSome(Connection& c, char* data, size_t length) {
-  if (!c.tls) return read(c.fd, data, length);
+  if (!c.tls) {
+    return o_.receive_stamps ? ReceiveStamped(c.fd, data, length, &c.received_realtime_ns) : read(c.fd, data, length);
+  }
   size_t got = 0;
   switch (c.tls->Read(data, length, &got)) {
     case TlsSession::Result::kOk:
@@ -373,6 +382,10 @@ void Worker::OnReadable(Connection& c, uint64_t now) {
 }
 
 void Worker::ProcessResponses(Connection& c, bool eof, uint64_t now) {
+  // The answers completed by this read arrived, at the latest, with its newest bytes.
+  const int64_t received = c.received_realtime_ns - realtime_offset_ns_;
+  const uint64_t received_ns = o_.receive_stamps && c.received_realtime_ns != 0 && received > 0
+                                   ? static_cast<uint64_t>(received) : 0;
   while (!c.inflight.empty() && c.fd >= 0) {
     HttpResponseView view;
     const auto r = reader_.Read(c.in.data() + c.in_offset, c.in_length - c.in_offset, eof, &view);
@@ -384,7 +397,7 @@ void Worker::ProcessResponses(Connection& c, bool eof, uint64_t now) {
     const bool want_detail = stats.first_failure.empty();
     const CallOutcome outcome = checker_->Check(view.status, view.body, view.body_size, call.n, &payload,
                                                 want_detail ? &detail_ : nullptr);
-    Record(call, outcome, view.head_bytes, view.total_bytes - view.head_bytes, payload, now, &detail_);
+    Record(call, outcome, view.head_bytes, view.total_bytes - view.head_bytes, payload, now, &detail_, received_ns);
     c.in_offset += view.total_bytes;
     if (view.close || !o_.keep_alive) {
       if (!c.inflight.empty()) return Fail(c, CallOutcome::kIo, "server closed a pipelined connection", now);
@@ -411,7 +424,7 @@ void Worker::ProcessResponses(Connection& c, bool eof, uint64_t now) {
 }
 
 void Worker::Record(const Call& call, CallOutcome outcome, uint64_t response_head, uint64_t response_body,
-                    size_t response_payload, uint64_t now, const std::string* detail) {
+                    size_t response_payload, uint64_t now, const std::string* detail, uint64_t received_ns) {
   if (call.intended_ns < warm_end_ns_) return;  // warm-up: not in the figures
   if (o_.total_calls > 0 && counted_ >= quota_) return;
   ++counted_;
@@ -427,6 +440,7 @@ void Worker::Record(const Call& call, CallOutcome outcome, uint64_t response_hea
   if (ok) {
     stats.latency.Record(now - call.intended_ns);
     stats.service_time.Record(now - call.sent_ns);
+    if (received_ns != 0) stats.receipt_time.Record(received_ns > call.sent_ns ? received_ns - call.sent_ns : 0);
     live_latency.Record(now - call.intended_ns);
     live_ok.store(live_ok.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
   } else {
@@ -533,6 +547,7 @@ void Worker::Run() {
   }
   epoll_ = epoll_create1(EPOLL_CLOEXEC);
   uint64_t now = NowNanos();
+  if (o_.receive_stamps) realtime_offset_ns_ = RealtimeNanos() - static_cast<int64_t>(now);
   // Open model: the threads' schedules interleave (thread i starts i/threads of a gap later).
   next_intended_ns_ = start_ns_ + (open_model() ? static_cast<uint64_t>(1e9 / rate_ * index_ / o_.threads) : 0);
   for (Connection& c : connections_) Open(c, now);
@@ -563,6 +578,7 @@ void Worker::Run() {
     if (open_model() && CanIssue(next_intended_ns_)) wake = std::min(wake, next_intended_ns_);
     const int n = Wait(events.data(), static_cast<int>(events.size()), wake > now ? wake - now : 0);
     now = NowNanos();
+    if (o_.receive_stamps) realtime_offset_ns_ = RealtimeNanos() - static_cast<int64_t>(now);
     for (int i = 0; i < n; ++i) {
       Connection& c = connections_[events[static_cast<size_t>(i)].data.u64];
       const uint32_t ev = events[static_cast<size_t>(i)].events;

@@ -44,6 +44,9 @@ struct LoadOptions {
   bool keep_alive = true;              // false: a new connection per call
   double timeout_seconds = 10;         // a call without a response after this is a timeout
   bool series = false;                 // keep per-second figures
+  // Plain TCP: also time each answer at the kernel's receipt of its last bytes (SO_TIMESTAMPNS), into
+  // ThreadStats::receipt_time: what the server and the network took, without this harness's own late reads.
+  bool receive_stamps = false;
   uint64_t first_call_number = 0;      // call numbers start here (each call gets its own)
   uint64_t call_number_modulus = 2000000000;  // and wrap below this (keeps Increment's value an xsd:int)
   // https: every connection speaks TLS with a context made as this one (its handshake is part of

@@ -54,6 +54,9 @@ void SetSecondLengths(double window_seconds, std::vector<SecondStats>* seconds);
 struct ThreadStats {
   LatencyHistogram latency;       // from the intended send time (open model) or the send (closed)
   LatencyHistogram service_time;  // from the actual send: what the server and network took
+  // From the actual send to the kernel's receipt of the answer (--receive-stamps; else empty): the service
+  // time less this harness's own lateness in reading answers (its core busy, a long batch of events).
+  LatencyHistogram receipt_time;
   std::array<uint64_t, kCallOutcomeCount> outcomes{};
   ByteCounts bytes;
   uint64_t late_calls = 0;        // open model: sent more than 1 ms after their scheduled time

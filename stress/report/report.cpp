@@ -235,6 +235,14 @@ void PrintReport(const RunReport& r, std::FILE* out) {
                    FormatNanos(static_cast<double>(st.ValueAtPercentile(50))).c_str(),
                    FormatNanos(static_cast<double>(st.ValueAtPercentile(99))).c_str(),
                    FormatNanos(static_cast<double>(st.max())).c_str());
+      const LatencyHistogram& rt = t.receipt_time;
+      if (rt.count() > 0) {
+        std::fprintf(out, "  (answers at the kernel's receipt, from the send: p50 %s  p99 %s  max %s; the rest of the "
+                     "service time is this harness reading them late)\n",
+                     FormatNanos(static_cast<double>(rt.ValueAtPercentile(50))).c_str(),
+                     FormatNanos(static_cast<double>(rt.ValueAtPercentile(99))).c_str(),
+                     FormatNanos(static_cast<double>(rt.max())).c_str());
+      }
       if (t.late_calls > 0) {
         std::fprintf(out, "  late         %s calls (%.1f%%) left more than 1 ms after their scheduled time, by up to %s "
                      "(mean %s): the harness could not keep the schedule\n",
@@ -442,6 +450,7 @@ Poco::JSON::Object ReportObject(const RunReport& r) {
   };
   root.set("latency", latency_object(t.latency));
   root.set("service_time", latency_object(t.service_time));
+  if (t.receipt_time.count() > 0) root.set("receipt_time", latency_object(t.receipt_time));
 
   const ByteCounts& b = t.bytes;
   const double n = static_cast<double>(r.calls());

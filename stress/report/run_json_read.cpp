@@ -284,6 +284,7 @@ void Read(const Node& root, RunReport* r) {
   t.max_lateness_ns = calls.get<uint64_t>("max_lateness_ns");
   t.latency = Histogram(root.child("latency").child("histogram"));
   t.service_time = Histogram(root.child("service_time").child("histogram"));
+  if (root.has("receipt_time")) t.receipt_time = Histogram(root.child("receipt_time").child("histogram"));  // --receive-stamps
 
   const Node counters = root.child("counters");
   t.bytes.request_head = counters.get<uint64_t>("request_head_bytes");

@@ -90,6 +90,30 @@ TEST_CASE("an open-model run at a modest rate keeps its schedule", "[integration
   CHECK(header.rfind("second,calls_ok,errors,p50_ms,p99_ms", 0) == 0);
 }
 
+TEST_CASE("--receive-stamps times each answer at the kernel's receipt too, never after the harness read it",
+          "[integration][stress]") {
+  ServiceProcess service;
+  const std::string with = service.folder() + "/with.json";
+  const std::string without = service.folder() + "/without.json";
+  Run run = RunStress(service.url() + " -R 400 -d 1s --warmup 0.2s -c 4 -t 1 --receive-stamps --json " + with);
+  INFO(run.output);
+  REQUIRE(run.exit_code == 0);
+  CHECK(run.output.find("answers at the kernel's receipt") != std::string::npos);
+  const auto report = ReadJson(with);
+  REQUIRE(report->has("receipt_time"));
+  const auto receipt = report->getObject("receipt_time");
+  const auto service_time = report->getObject("service_time");
+  // Each call's receipt lies between its send and the harness's read of it: a stamp on another clock, or the
+  // clocks converted wrongly, would put it outside (0 after clamping, or years).
+  CHECK(receipt->getValue<uint64_t>("count") == report->getObject("calls")->getValue<uint64_t>("ok"));
+  CHECK(receipt->getValue<uint64_t>("min_ns") > 0);
+  CHECK(receipt->getValue<uint64_t>("max_ns") <= service_time->getValue<uint64_t>("max_ns"));
+  CHECK(receipt->getValue<uint64_t>("p50_ns") <= service_time->getValue<uint64_t>("p50_ns"));
+  run = RunStress(service.url() + " -R 400 -d 0.5s --warmup 0.2s -c 4 -t 1 --json " + without);
+  REQUIRE(run.exit_code == 0);
+  CHECK_FALSE(ReadJson(without)->has("receipt_time"));
+}
+
 TEST_CASE("a live run's series covers its window: whole seconds, a partial last one, every call in one of them",
           "[integration][stress][series]") {
   ServiceProcess service;
@@ -178,7 +202,9 @@ TEST_CASE("pipelined and typed-client runs also count every increment exactly on
 
 TEST_CASE("lather-stress refuses bad usage with exit 64 and one line", "[integration][stress][cli]") {
   for (const char* args : {"--bogus", "-c 0", "-d forever", "--client soapui", "--op frobnicate http://127.0.0.1:1/soap",
-                           "ftp://x/", "--expect //x", "--client gsoap -R 100 http://127.0.0.1:1/soap"}) {
+                           "ftp://x/", "--expect //x", "--client gsoap -R 100 http://127.0.0.1:1/soap",
+                           "--client gsoap --receive-stamps http://127.0.0.1:1/soap",
+                           "--receive-stamps https://127.0.0.1:1/soap"}) {
     INFO(args);
     const Run run = RunStress(args);
     CHECK(run.exit_code == 64);

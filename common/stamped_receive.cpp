@@ -1,4 +1,4 @@
-#include "service/http/stamped_receive.h"
+#include "common/stamped_receive.h"
 
 #include <sys/socket.h>
 #include <sys/uio.h>

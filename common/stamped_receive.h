@@ -1,6 +1,7 @@
-// Reading a TCP socket together with the kernel's receive time of the data (SO_TIMESTAMPNS), so
-// that the time a request waited in the socket before the server got to it can be measured and
-// limited (ServerOptions::max_queue_wait). Both engines read their connections through this.
+// Reading a TCP socket together with the kernel's receive time of the data (SO_TIMESTAMPNS): the
+// service measures and limits how long a request waited in its socket (ServerOptions::max_queue_wait;
+// both engines read their connections through this), and lather-stress --receive-stamps times an
+// answer at its arrival, not at its own late read. Stateless functions; thread-safe.
 #pragma once
 
 #include <sys/types.h>
