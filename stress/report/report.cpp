@@ -235,14 +235,6 @@ void PrintReport(const RunReport& r, std::FILE* out) {
                    FormatNanos(static_cast<double>(st.ValueAtPercentile(50))).c_str(),
                    FormatNanos(static_cast<double>(st.ValueAtPercentile(99))).c_str(),
                    FormatNanos(static_cast<double>(st.max())).c_str());
-      const LatencyHistogram& rt = t.receipt_time;
-      if (rt.count() > 0) {
-        std::fprintf(out, "  (answers at the kernel's receipt, from the send: p50 %s  p99 %s  max %s; the rest of the "
-                     "service time is this harness reading them late)\n",
-                     FormatNanos(static_cast<double>(rt.ValueAtPercentile(50))).c_str(),
-                     FormatNanos(static_cast<double>(rt.ValueAtPercentile(99))).c_str(),
-                     FormatNanos(static_cast<double>(rt.max())).c_str());
-      }
       if (t.late_calls > 0) {
         std::fprintf(out, "  late         %s calls (%.1f%%) left more than 1 ms after their scheduled time, by up to %s "
                      "(mean %s): the harness could not keep the schedule\n",
@@ -250,6 +242,14 @@ void PrintReport(const RunReport& r, std::FILE* out) {
                      FormatNanos(static_cast<double>(t.max_lateness_ns)).c_str(),
                      FormatNanos(Per(static_cast<double>(t.total_lateness_ns), static_cast<double>(t.late_calls))).c_str());
       }
+    }
+    const LatencyHistogram& rt = t.receipt_time;
+    if (rt.count() > 0) {
+      std::fprintf(out, "  (from the send to the kernel's receipt of the answer: p50 %s  p99 %s  max %s; beyond that, "
+                   "this harness read its answers late)\n",
+                   FormatNanos(static_cast<double>(rt.ValueAtPercentile(50))).c_str(),
+                   FormatNanos(static_cast<double>(rt.ValueAtPercentile(99))).c_str(),
+                   FormatNanos(static_cast<double>(rt.max())).c_str());
     }
   }
 

@@ -98,7 +98,7 @@ TEST_CASE("--receive-stamps times each answer at the kernel's receipt too, never
   Run run = RunStress(service.url() + " -R 400 -d 1s --warmup 0.2s -c 4 -t 1 --receive-stamps --json " + with);
   INFO(run.output);
   REQUIRE(run.exit_code == 0);
-  CHECK(run.output.find("answers at the kernel's receipt") != std::string::npos);
+  CHECK(run.output.find("to the kernel's receipt of the answer") != std::string::npos);
   const auto report = ReadJson(with);
   REQUIRE(report->has("receipt_time"));
   const auto receipt = report->getObject("receipt_time");

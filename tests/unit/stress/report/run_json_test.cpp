@@ -36,6 +36,20 @@ TEST_CASE("a run written as JSON and read back writes the same JSON", "[stress][
   CHECK(back.cpu_per_second == run.cpu_per_second);
 }
 
+TEST_CASE("a run with --receive-stamps keeps its receipt times through JSON; one without has none",
+          "[stress][report][json]") {
+  RunReport run = lather_test::SyntheticRun(lather_test::Latencies(1, 2000), "host-a", kStart);
+  RunReport back;
+  REQUIRE(lather::ParseRunJson(lather::ReportJson(run), &back).ok());
+  CHECK(back.load.total.receipt_time.count() == 0);
+  CHECK(lather::ReportJson(run).find("\"receipt_time\"") == std::string::npos);
+  for (uint64_t v = 1000; v < 500000; v += 997) run.load.total.receipt_time.Record(v);
+  const std::string json = lather::ReportJson(run);
+  REQUIRE(lather::ParseRunJson(json, &back).ok());
+  CHECK(back.load.total.receipt_time == run.load.total.receipt_time);
+  CHECK(lather::ReportJson(back) == json);
+}
+
 TEST_CASE("the JSON's histogram is sparse and exact, with the count, sum, min, max and overflow", "[stress][report][json]") {
   LatencyHistogram h;
   h.Record(7);
