@@ -90,7 +90,7 @@ TEST_CASE("an open-model run at a modest rate keeps its schedule", "[integration
   CHECK(header.rfind("second,calls_ok,errors,p50_ms,p99_ms", 0) == 0);
 }
 
-TEST_CASE("--receive-stamps times each answer at the kernel's receipt too, never after the harness read it",
+TEST_CASE("lather-stress with receive stamps times each answer at the kernel's receipt, never after its read",
           "[integration][stress]") {
   ServiceProcess service;
   const std::string with = service.folder() + "/with.json";

@@ -36,7 +36,7 @@ TEST_CASE("a run written as JSON and read back writes the same JSON", "[stress][
   CHECK(back.cpu_per_second == run.cpu_per_second);
 }
 
-TEST_CASE("a run with --receive-stamps keeps its receipt times through JSON; one without has none",
+TEST_CASE("a run with receive stamps keeps its receipt times through JSON and one without has none",
           "[stress][report][json]") {
   RunReport run = lather_test::SyntheticRun(lather_test::Latencies(1, 2000), "host-a", kStart);
   RunReport back;
