@@ -24,6 +24,7 @@
 #include "service/store/pg_statements.h"
 #include "service/store/sqlite_busy_wait.h"
 #include "service/store/sqlite_checkpointer.h"
+#include "service/store/sqlite_log.h"
 #include "service/store/sqlite_statement.h"
 
 using Poco::Data::Keywords::into;
@@ -42,6 +43,8 @@ constexpr int64_t kReconnectGapNs = 200'000'000;  // between two attempts to rea
 void RegisterConnectors() {
   static std::once_flag once;
   std::call_once(once, [] {
+    // Before any connection: SQLite takes its log callback only then.
+    if (!InstallSqliteLog()) LogLine("store: SQLite was started before its log could be routed here; its notices go unseen");
     Poco::Data::SQLite::Connector::registerConnector();
   });
 }

@@ -4,6 +4,9 @@
 #include <sqlite3.h>
 #include <time.h>
 
+#include <cstdint>
+#include <string>
+
 #include "common/log.h"
 #include "service/store/sqlite_busy_wait.h"
 
@@ -15,6 +18,18 @@ namespace {
 constexpr int kBusyTimeoutMs = 2000;
 constexpr auto kIdleWake = boost::chrono::seconds(1);
 constexpr int kInlineTries = 1000;  // a millisecond apart
+// A pass at least this long is logged (a RESTART holds new commits for its whole length).
+constexpr int64_t kSlowPassNs = 100'000'000;
+
+int64_t MonotonicNs() {
+  timespec t{};
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return int64_t{t.tv_sec} * 1'000'000'000 + t.tv_nsec;
+}
+
+std::string Millis(int64_t ns) { return std::to_string(ns / 1'000'000) + " ms"; }
+
+const char* Outcome(int rc) { return rc == SQLITE_OK ? "done" : rc == SQLITE_BUSY ? "busy" : "failed"; }
 }  // namespace
 
 Status SqliteCheckpointer::Start(const std::string& path, std::unique_ptr<SqliteCheckpointer>* out) {
@@ -69,16 +84,17 @@ int SqliteCheckpointer::OnCommit(void* self, sqlite3* db, const char*, int pages
     // log itself, as SQLite's autocheckpoint would have, but with most frames copied already. A checkpoint
     // running elsewhere (the thread's next pass, another worker's) makes it BUSY at once, without the busy
     // handler: it tries again every millisecond for up to a second, then leaves it to the next commit.
-    for (int tries = 0; tries < kInlineTries; ++tries) {
-      const int rc = sqlite3_wal_checkpoint_v2(db, nullptr, SQLITE_CHECKPOINT_RESTART, nullptr, nullptr);
-      if (rc == SQLITE_OK) {
-        checkpointer->inline_restarts_.fetch_add(1, std::memory_order_relaxed);
-        break;
-      }
+    const int64_t started = MonotonicNs();
+    int rc = SQLITE_BUSY;
+    for (int tries = 0; tries < kInlineTries && rc == SQLITE_BUSY; ++tries) {
+      rc = sqlite3_wal_checkpoint_v2(db, nullptr, SQLITE_CHECKPOINT_RESTART, nullptr, nullptr);
+      if (rc == SQLITE_OK) checkpointer->inline_restarts_.fetch_add(1, std::memory_order_relaxed);
       if (rc != SQLITE_BUSY) break;
       timespec pause{0, 1000000};
       nanosleep(&pause, nullptr);
     }
+    LogLine("store checkpoint: the log reached " + std::to_string(pages) + " pages; the committing thread's RESTART " +
+            Outcome(rc) + " after " + Millis(MonotonicNs() - started) + " (commits waited meanwhile)");
     return SQLITE_OK;
   }
   // `pages` is the log's length, not what is left to copy: a pass is wanted once kWakePages more frames were
@@ -105,13 +121,27 @@ void SqliteCheckpointer::Run() {
     }
     wanted_.store(false, std::memory_order_release);
     int log = 0, copied = 0;
+    const int64_t started = MonotonicNs();
     int rc = sqlite3_wal_checkpoint_v2(db_, nullptr, SQLITE_CHECKPOINT_PASSIVE, &log, &copied);
+    const int64_t passive_ns = MonotonicNs() - started;
     if (rc == SQLITE_OK) checkpoints_.fetch_add(1, std::memory_order_relaxed);
+    if (passive_ns >= kSlowPassNs) {
+      LogLine("store checkpoint: a PASSIVE pass took " + Millis(passive_ns) + " (" + Outcome(rc) + ", " +
+              std::to_string(copied) + " of " + std::to_string(log) + " log pages in the database file)");
+    }
     if (rc == SQLITE_OK && log >= kRestartPages) {
+      const int passive_log = log, passive_copied = copied;
+      const int64_t restart_started = MonotonicNs();
       rc = sqlite3_wal_checkpoint_v2(db_, nullptr, SQLITE_CHECKPOINT_RESTART, &log, &copied);
+      const int64_t restart_ns = MonotonicNs() - restart_started;
       if (rc == SQLITE_OK) {
         checkpoints_.fetch_add(1, std::memory_order_relaxed);
         restarts_.fetch_add(1, std::memory_order_relaxed);
+      }
+      if (restart_ns >= kSlowPassNs) {
+        LogLine("store checkpoint: a RESTART held new commits for " + Millis(restart_ns) + " (" + Outcome(rc) +
+                "; the passive pass before it had " + std::to_string(passive_copied) + " of " +
+                std::to_string(passive_log) + " log pages in the database file)");
       }
     }
     // Busy: another process's checkpoint holds the file, or the writer did not pause in time; the log's next
