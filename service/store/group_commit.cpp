@@ -4,9 +4,12 @@
 
 #include <algorithm>
 #include <chrono>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "common/log.h"
+#include "service/store/sqlite_busy_wait.h"
 
 namespace lather {
 
@@ -112,7 +115,29 @@ double SecondsSinceArrival(int64_t arrival_ns) {
                           std::chrono::system_clock::now().time_since_epoch()).count();
   return now > arrival_ns ? static_cast<double>(now - arrival_ns) / 1e9 : 0.0;
 }
+
+// A transaction this long is logged, with the part of it spent waiting for SQLite's locks (another worker's
+// commit, a checkpoint): the rest is the store's own work, its fsync mostly.
+constexpr double kSlowTransactionSeconds = 0.1;
 }  // namespace
+
+void GroupCommitter::LogSlowTransaction(size_t increments, double seconds, long long lock_wait_us) {
+  const auto now = std::chrono::steady_clock::now();
+  if (now - last_slow_line_ < std::chrono::seconds(1)) {
+    ++slow_lines_left_out_;
+    return;
+  }
+  last_slow_line_ = now;
+  const bool sqlite = std::string_view(store_->kind()) == "sqlite";
+  LogLine("store: a transaction of " + std::to_string(increments) + " increments took " +
+          std::to_string(static_cast<long long>(seconds * 1000)) + " ms" +
+          (sqlite ? ", " + std::to_string(lock_wait_us / 1000) +
+                        " ms of it waiting for SQLite's lock (another worker's commit or a checkpoint)"
+                  : std::string(" (") + store_->kind() + ")") +
+          (slow_lines_left_out_ > 0 ? "; " + std::to_string(slow_lines_left_out_) + " more since the last such line"
+                                    : std::string()));
+  slow_lines_left_out_ = 0;
+}
 
 GroupCommitter::Group* GroupCommitter::Answered(const Entry& entry, Answer answer) {
   entry.item->answer = std::move(answer);
@@ -162,6 +187,7 @@ void GroupCommitter::Run() {
       Status s;
       size_t purged = 0;
       const auto began = std::chrono::steady_clock::now();
+      const long long waited_before_us = BusyWaitedUs();
       try {
         s = store_->IncrementBatch(&increments, purge_limit, &purged);
         if (purge_limit > 0 && purged == purge_limit) last_purge = {};  // a backlog: purge again next batch
@@ -170,6 +196,9 @@ void GroupCommitter::Run() {
       }
       const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
       if (!s.ok()) LogLine("group commit of " + std::to_string(batch.size()) + " increments failed: " + s.ToString());
+      if (seconds >= kSlowTransactionSeconds) {
+        LogSlowTransaction(batch.size(), seconds, BusyWaitedUs() - waited_before_us);
+      }
       // The groups' items are answered first, without the lock (only this thread touches them now); then the
       // waiting callers under it. A woken caller returns at once and its Waiter (on its stack) is gone.
       for (size_t i = 0; i < batch.size(); ++i) {

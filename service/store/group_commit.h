@@ -15,6 +15,7 @@
 #include <boost/thread/thread.hpp>
 
 #include <array>
+#include <chrono>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -126,6 +127,9 @@ class GroupCommitter {
   };
 
   void Run();
+  // A transaction of kSlowTransactionSeconds or more, logged with its wait for SQLite's locks (writer thread; at
+  // most one line a second, the next one saying how many were left out).
+  void LogSlowTransaction(size_t increments, double seconds, long long lock_wait_us);
   // Answers a group's item; returns the group when that was its last unanswered one (writer thread).
   static Group* Answered(const Entry& entry, Answer answer);
 
@@ -136,6 +140,8 @@ class GroupCommitter {
   size_t max_queued_ = 0;
   bool stopping_ = false;
   Totals totals_;  // written by the writer under mutex_, with the batch's answers
+  std::chrono::steady_clock::time_point last_slow_line_{};  // writer thread only
+  uint64_t slow_lines_left_out_ = 0;                        // writer thread only
   boost::thread writer_;
 };
 

@@ -93,8 +93,11 @@ int SqliteCheckpointer::OnCommit(void* self, sqlite3* db, const char*, int pages
       timespec pause{0, 1000000};
       nanosleep(&pause, nullptr);
     }
-    LogLine("store checkpoint: the log reached " + std::to_string(pages) + " pages; the committing thread's RESTART " +
-            Outcome(rc) + " after " + Millis(MonotonicNs() - started) + " (commits waited meanwhile)");
+    const int64_t took = MonotonicNs() - started;
+    if (took >= kSlowPassNs || rc != SQLITE_OK) {
+      LogLine("store checkpoint: the log reached " + std::to_string(pages) + " pages; the committing thread's "
+              "RESTART " + Outcome(rc) + " after " + Millis(took) + " (commits waited meanwhile)");
+    }
     return SQLITE_OK;
   }
   // `pages` is the log's length, not what is left to copy: a pass is wanted once kWakePages more frames were

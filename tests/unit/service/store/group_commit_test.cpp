@@ -1,4 +1,5 @@
 #include "service/store/group_commit.h"
+#include "tests/unit/captured_stderr.h"
 #include "tests/unit/service/store/temp_dir.h"
 
 #include <catch2/catch.hpp>
@@ -223,4 +224,37 @@ TEST_CASE("a group larger than one batch is answered once, after its last item c
   CHECK(callbacks == 1);
   REQUIRE(values.size() == 1500);
   for (size_t i = 0; i < values.size(); ++i) CHECK(values[i] == static_cast<int64_t>(i + 1));
+}
+
+TEST_CASE("a transaction held up by another connection's lock is logged with the part of it spent waiting",
+          "[service][store][group-commit]") {
+  const TempDir dir;
+  auto store = FreshStore(dir);
+  std::unique_ptr<CounterStore> blocker;
+  REQUIRE(CounterStore::Open(dir.SqliteUri(), &blocker).ok());
+  REQUIRE(blocker->LockForTest().ok());  // another worker's commit, or a checkpoint, as the writer meets it
+  std::string text;
+  {
+    lather::test::CapturedStderr log;
+    std::atomic<int> answered{0};
+    {
+      GroupCommitter committer(std::move(store));
+      REQUIRE(committer.Submit("w", "", NowRealtimeNanos(), 0, [&](const GroupCommitter::Answer&) { ++answered; }));
+      for (int i = 0; i < 100 && committer.queued() != 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      REQUIRE(committer.queued() == 0);  // taken into a transaction: it waits for the lock from here on
+      std::this_thread::sleep_for(std::chrono::milliseconds(300));
+      REQUIRE(blocker->UnlockForTest().ok());
+    }
+    CHECK(answered == 1);
+    text = log.Text();
+  }
+  INFO(text);
+  const size_t at = text.find("store: a transaction of 1 increments took ");
+  REQUIRE(at != std::string::npos);
+  // The wait is counted by the wait's own schedule (not a clock): some of it, whatever the machine's load.
+  const size_t waited = text.find(" ms of it waiting for SQLite's lock", at);
+  REQUIRE(waited != std::string::npos);
+  const size_t comma = text.rfind(", ", waited);
+  REQUIRE(comma != std::string::npos);
+  CHECK(std::stol(text.substr(comma + 2, waited - comma - 2)) > 0);
 }

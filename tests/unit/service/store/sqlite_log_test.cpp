@@ -5,14 +5,12 @@
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
-#include <cstdio>
-#include <fstream>
 #include <memory>
-#include <sstream>
 #include <string>
 
 #include "service/store/counter_store.h"
 #include "service/store/sqlite_log.h"
+#include "tests/unit/captured_stderr.h"
 #include "tests/unit/service/store/temp_dir.h"
 
 using lather::CounterStore;
@@ -56,26 +54,15 @@ TEST_CASE("a store left by a writer that died mid-run is recovered on open and t
   REQUIRE(WIFEXITED(status));
   REQUIRE(WEXITSTATUS(status) == 0);
 
-  // The store opens it with the service's log (stderr) caught in a file.
-  const std::string caught = (dir.path / "stderr.txt").string();
-  std::fflush(stderr);
-  const int saved = dup(STDERR_FILENO);
-  FILE* into = std::fopen(caught.c_str(), "w");
-  REQUIRE(into != nullptr);
-  dup2(fileno(into), STDERR_FILENO);
+  // The store opens it with the service's log (stderr) caught.
   std::unique_ptr<CounterStore> store;
-  const bool opened = CounterStore::Open("sqlite:" + file, &store).ok();
-  dup2(saved, STDERR_FILENO);
-  close(saved);
-  std::fclose(into);
-  REQUIRE(opened);
-  std::ifstream in(caught);
-  std::stringstream text;
-  text << in.rdbuf();
-  if (text.str().find("SQLite was started before its log could be routed here") != std::string::npos) {
+  lather::test::CapturedStderr log;
+  REQUIRE(CounterStore::Open("sqlite:" + file, &store).ok());
+  const std::string text = log.Text();
+  if (text.find("SQLite was started before its log could be routed here") != std::string::npos) {
     WARN("SKIPPED: SQLite was started earlier in this process (run the test alone, as ctest does)");
     return;
   }
-  CHECK(text.str().find("store (SQLite): recovered its write-ahead log") != std::string::npos);
-  CHECK(text.str().find("frames from WAL file") != std::string::npos);
+  CHECK(text.find("store (SQLite): recovered its write-ahead log") != std::string::npos);
+  CHECK(text.find("frames from WAL file") != std::string::npos);
 }
