@@ -5,6 +5,8 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/write.hpp>
 
+#include <linux/sockios.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 
 #include <algorithm>
@@ -51,6 +53,7 @@ void Connection::Start() {
   loop_->metrics().ConnectionOpened();
   if (loop_->options().tls != nullptr) return StartTls();
   EnableArrivalStamps(socket_.native_handle());
+  seen_.Observe(RealtimeNanos(), 0);  // whatever comes arrives after this
   SetPhase(Phase::kIdle);
   Read();
 }
@@ -233,6 +236,7 @@ void Connection::BeginWake() {
   // Time this wake-up if the loop sheds load and its timing is armed (EventLoop::RefusalTimingArmed): it may
   // answer only refusals. A wake-up not timed leaves no start behind for a later one to book.
   wake_cpu_ns_ = 0;
+  observe_wake_ = loop_->router().shedding() && !tls_;
   if (loop_->router().shedding() && loop_->RefusalTimingArmed()) {
     wake_cpu_ns_ = ThreadCpuNanos();
     wake_refused_ = 0;
@@ -258,7 +262,43 @@ ssize_t Connection::ReceiveNow(size_t* asked) {
   // the next read takes the rest.
   const size_t length = std::min(in_.space(), in_.empty() && loop_->router().shedding() ? kHeadProbe : kMaxReadPerWake);
   *asked = length;
-  return tls_ ? ReceiveTls(room, length) : ReceiveStamped(socket_.native_handle(), room, length, &arrival_ns_);
+  if (tls_) return ReceiveTls(room, length);
+  const ssize_t n = ReceiveStamped(socket_.native_handle(), room, length, &arrival_ns_);
+  NoteRead(n, length);
+  return n;
+}
+
+void Connection::NoteRead(ssize_t n, size_t asked) {
+  const int saved_errno = errno;  // the caller reads recv()'s errno
+  if (n > 0) read_offset_ += static_cast<uint64_t>(n);
+  const bool drained = (n > 0 && static_cast<size_t>(n) < asked) ||
+                       (n < 0 && (saved_errno == EAGAIN || saved_errno == EWOULDBLOCK));
+  if (n >= 0 || drained) last_read_drained_ = drained;
+  if (drained) {
+    seen_.Observe(RealtimeNanos(), read_offset_);  // empty now: what comes next arrives after this
+  } else if (n > 0 && observe_wake_) {
+    // Shedding, and the socket holds more: where its queue ends now bounds the arrival of what is read later in
+    // this wake-up and the next (one ioctl per wake-up, only while shedding).
+    int queued = 0;
+    if (::ioctl(socket_.native_handle(), SIOCINQ, &queued) == 0 && queued >= 0) {
+      seen_.Observe(RealtimeNanos(), read_offset_ + static_cast<uint64_t>(queued));
+    }
+  }
+  observe_wake_ = false;
+  errno = saved_errno;
+}
+
+void Connection::SetRequestArrival(uint64_t size) {
+  request_arrival_ns_ = arrival_ns_;
+  if (tls_ || !loop_->router().shedding()) return;
+  // A request with newer bytes behind it (buffered here, or still in the socket) may have been merged with them
+  // in the kernel's queue and read with their stamp: it is judged from the earliest it can have arrived. The
+  // newest request on the connection keeps its own stamp.
+  if (size == 0) return;
+  const uint64_t start = read_offset_ - in_.size();
+  const bool whole_here = in_.size() >= size;
+  const bool behind = in_.size() > size || (whole_here && !last_read_drained_) || seen_.last_end() > start + size;
+  if (behind) request_arrival_ns_ = seen_.EarliestArrival(start, arrival_ns_);
 }
 
 void Connection::OnReadable(const boost::system::error_code& error) {
@@ -328,7 +368,8 @@ void Connection::Process() {
       case HttpRequestParser::Result::kComplete: {
         loop_->BorrowString(EventLoop::Spare::kHead, &response_.head);  // idle connections gave theirs back
         loop_->BorrowString(EventLoop::Spare::kBody, &response_.body);
-        loop_->router().Route(parser_.request(), !loop_->stopping(), SecondsSince(arrival_ns_), &response_);
+        SetRequestArrival(parser_.consumed());
+        loop_->router().Route(parser_.request(), !loop_->stopping(), SecondsSince(request_arrival_ns_), &response_);
         if (response_.deferred) {
           if (out_.empty()) return RunDeferred();
           run_deferred_after_write_ = true;  // the answers before it go first
@@ -367,7 +408,8 @@ bool Connection::Queue(size_t consumed) {
 }
 
 bool Connection::RefuseOnHead() {
-  const double waited = SecondsSince(arrival_ns_);
+  SetRequestArrival(parser_.expected_size());
+  const double waited = SecondsSince(request_arrival_ns_);
   if (!loop_->router().OverQueueWait(waited)) return false;  // most heads; and a body still coming holds no spares
   // The 503's head and body are written into spares the idle connections gave back, as an answer after the
   // whole request is (Process): a refusal allocates nothing either.
@@ -387,6 +429,7 @@ void Connection::DiscardBody() {
   // MSG_TRUNC on a TCP socket drops the bytes instead of copying them out (tcp(7)); it never takes more than
   // this request's, so a pipelined request behind it stays in the socket.
   const ssize_t n = ::recv(socket_.native_handle(), nullptr, discard_left_, MSG_TRUNC | MSG_DONTWAIT);
+  NoteRead(n, discard_left_);
   if (n > 0) {
     loop_->metrics().AddBytesReceived(static_cast<size_t>(n));
     discard_left_ -= static_cast<uint64_t>(n);
@@ -410,7 +453,7 @@ void Connection::SubmitIncrement() {
   SetPhase(Phase::kPool);
   // As on the pool: the call's bytes stay in in_ until the answer is written; the loop's group keeps this
   // connection alive until its answer is back.
-  loop_->QueueIncrement(shared_from_this(), &response_.pending_increment, arrival_ns_);
+  loop_->QueueIncrement(shared_from_this(), &response_.pending_increment, request_arrival_ns_);
 }
 
 void Connection::FinishIncrement(const GroupCommitter::Answer& answer) {
@@ -451,7 +494,7 @@ void Connection::RunOnPool() {
   auto self = shared_from_this();
   auto work = boost::asio::make_work_guard(loop_->io());
   const SoapCall call = response_.call;
-  const int64_t arrival = arrival_ns_;
+  const int64_t arrival = request_arrival_ns_;
   const double limit = loop_->router().max_queue_wait();
   const bool large = call.body.size() > loop_->options().long_body_bytes;
   // A large echo yields to the loops (BlockingPool::Priority::kYielding), for a bounded time.

@@ -15,6 +15,7 @@
 
 #include "common/tls.h"
 #include "service/dispatch/request_router.h"
+#include "service/event/arrival_bounds.h"
 #include "service/event/deadline_lanes.h"
 #include "service/event/edge_socket.h"
 #include "service/store/group_commit.h"
@@ -132,6 +133,18 @@ class Connection : public std::enable_shared_from_this<Connection>,
   EdgeSocket socket_;
   ReadBuffer in_;             // unconsumed bytes; starts at the current request
   int64_t arrival_ns_ = 0;    // kernel receive stamp of the newest bytes read (CLOCK_REALTIME)
+  // When the current request arrived, as its wait is judged (the limit, the pool's and writer's queues, /metrics):
+  // its stamp; while the loop sheds load and newer bytes are queued behind it, the earliest it can have arrived
+  // (RequestArrival): its stamp is then a newer request's.
+  int64_t request_arrival_ns_ = 0;
+  uint64_t read_offset_ = 0;  // bytes read from the socket so far (plain connections): the stream offset of in_'s end
+  ArrivalBounds seen_;        // the socket's queue as reads saw it (plain connections)
+  bool last_read_drained_ = true;  // the last read emptied the socket
+  bool observe_wake_ = false;      // this wake-up's first read asks the queue's length (shedding only)
+  // After a read's recv() (`n` of `asked` bytes; errno kept): the offset, and what the read saw of the queue.
+  void NoteRead(ssize_t n, size_t asked);
+  // request_arrival_ns_ for the request at the start of in_, `size` bytes long when its head says so (0: unknown).
+  void SetRequestArrival(uint64_t size);
   uint64_t discard_left_ = 0;  // bytes of a request refused on its head still to drop from the socket
   // The cost of refusals (LoopMetrics::RecordRefusalCost), timed only while the loop sheds load, about one
   // refusal in EventLoop::kRefusalTimingEvery: the thread's CPU clock when this wake-up's first read began

@@ -567,6 +567,41 @@ TEST_CASE("an IncCounter queued for the store's writer waits for its commit, a s
   CHECK(Counter(service, "slow-commit") == 2);
 }
 
+TEST_CASE("while shedding a pipelined request merged behind a newer one is judged from its own arrival not the newer one's stamp",
+          "[integration][limits]") {
+  // The kernel gives a queued request that a newer one was merged into the newer one's receive stamp
+  // (tests/unit/common/stamped_receive_test.cpp): by its stamp alone, a request that waited 400 ms would look
+  // 20 ms old. While the loop sheds load, a request with newer bytes behind it is judged from the earliest it can
+  // have arrived (service/event/arrival_bounds.h); the newest keeps its own stamp.
+  const char* engine = std::getenv("LATHER_TEST_ENGINE");
+  if (engine != nullptr && std::string(engine) == "classic") return;  // the event engine's reads
+  ServiceProcess service("", {"--threads", "1", "--max-queue-wait", "150"});
+  const std::string hello = SoapPost(kSoap11Type, Envelope(kEnv11, "<l:HelloWorld/>"));
+  lather::test::RawConnection shed(service.port()), pipelined(service.port());
+  REQUIRE(shed.Send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"));  // both accepted and idle before the stop
+  REQUIRE(shed.Receive().status == 200);
+  REQUIRE(pipelined.Send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"));
+  REQUIRE(pipelined.Receive().status == 200);
+
+  REQUIRE(::kill(service.pid(), SIGSTOP) == 0);
+  REQUIRE(lather::test::WaitAllThreadsStopped(service.pid()));
+  REQUIRE(shed.Send(hello));        // waits 400 ms on its own: refused, and the loop is shedding
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  REQUIRE(pipelined.Send(hello));   // the older request: waits 350 ms
+  std::this_thread::sleep_for(std::chrono::milliseconds(330));
+  REQUIRE(pipelined.Send(hello));   // the newer one, merged behind it: waits ~20 ms
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  REQUIRE(::kill(service.pid(), SIGCONT) == 0);
+
+  CHECK(shed.Receive().status == 503);
+  const RawResponse older = pipelined.Receive();
+  const RawResponse newer = pipelined.Receive();
+  CHECK(older.status == 503);  // by its stamp alone (the newer one's) it would have been served
+  CHECK(older.Header("retry-after") == "1");
+  CHECK(newer.status == 200);  // the newest on its connection: its own stamp, under the limit
+  CHECK(ElementText(newer.body, "result").find("Hello") != std::string::npos);
+}
+
 TEST_CASE("a request over --max-queue-wait is refused on its head: 503 before its body has come, the body dropped",
           "[integration][limits]") {
   // The event engine decides on the head (issue 20): the answer does not depend on the body, so it is not read
