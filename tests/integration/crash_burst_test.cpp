@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <map>
@@ -78,9 +79,14 @@ bool ParseResponse(const std::string& bytes, int64_t* value) {
   return true;
 }
 
+int64_t SteadyNanosNow() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
 // Sends every call's request at once, then reads until each has its answer or its connection ended
-// (the kill), at most `limit`.
-void RunBurst(std::vector<BurstCall>* calls, std::chrono::seconds limit) {
+// (the kill), at most `limit`. *first_answer_ns (steady clock) is set when the first value arrives.
+void RunBurst(std::vector<BurstCall>* calls, std::chrono::seconds limit, std::atomic<int64_t>* first_answer_ns) {
   for (BurstCall& call : *calls) {
     const std::string body =
         "<?xml version=\"1.0\"?><soap:Envelope xmlns:soap=\"http://schemas.xmlsoap.org/soap/envelope/\" "
@@ -112,6 +118,7 @@ void RunBurst(std::vector<BurstCall>* calls, std::chrono::seconds limit) {
       if (n > 0) {
         call.received.append(chunk, static_cast<size_t>(n));
         call.finished = ParseResponse(call.received, &call.value);
+        if (call.finished && call.value >= 0 && first_answer_ns->load() == 0) first_answer_ns->store(SteadyNanosNow());
       } else if (n == 0 || (errno != EAGAIN && errno != EINTR)) {
         call.finished = true;
       }
@@ -144,7 +151,8 @@ void KillDuringBursts(CrashStore* store, int rounds) {
   std::map<std::string, std::set<int64_t>> handed_out;
   std::map<std::string, int64_t> stored;
   int cut_mid_burst = 0;  // rounds where the kill came after some answers and before the last
-  std::chrono::milliseconds burst_time{0};
+  std::chrono::milliseconds burst_time{0};   // an unkilled burst, from its send to its last answer
+  std::chrono::milliseconds answers_time{0};  // of it, from its first answer to its last
   for (int round = 0; round <= rounds; ++round) {
     // Round 0 is not killed: it measures how long a whole burst takes, so the kills can land inside one.
     const bool kill_this_round = round > 0;
@@ -156,17 +164,28 @@ void KillDuringBursts(CrashStore* store, int rounds) {
       REQUIRE(calls[i].fd >= 0);
     }
     std::thread killer;
+    std::atomic<int64_t> first_answer_ns{0};
     if (kill_this_round) {
-      const int delay_ms = std::uniform_int_distribution<int>(0, static_cast<int>(burst_time.count()))(random);
-      killer = std::thread([pid = service->pid(), delay_ms] {
+      // At a random moment while the answers come (after the first, within the time an unkilled burst's answers
+      // took): a kill timed from the send alone could fall before any answer in every round, where a restarted
+      // service's first calls are slow (the store's connection, its statements) and an unkilled burst is quick.
+      const int delay_ms = std::uniform_int_distribution<int>(0, static_cast<int>(answers_time.count()))(random);
+      killer = std::thread([pid = service->pid(), delay_ms, &first_answer_ns] {
+        const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+        while (first_answer_ns.load() == 0 && std::chrono::steady_clock::now() < give_up) {
+          std::this_thread::sleep_for(std::chrono::microseconds(200));
+        }
         std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
         ::kill(pid, SIGKILL);
       });
     }
     const auto started = std::chrono::steady_clock::now();
-    RunBurst(&calls, std::chrono::seconds(60));
+    RunBurst(&calls, std::chrono::seconds(60), &first_answer_ns);
     if (!kill_this_round) {
-      burst_time = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started);
+      const auto ended = std::chrono::steady_clock::now();
+      burst_time = std::chrono::duration_cast<std::chrono::milliseconds>(ended - started);
+      answers_time = std::chrono::duration_cast<std::chrono::milliseconds>(
+          ended.time_since_epoch() - std::chrono::nanoseconds(first_answer_ns.load()));
     } else {
       killer.join();
       CHECK(service->Stop() == -SIGKILL);
@@ -203,7 +222,8 @@ void KillDuringBursts(CrashStore* store, int rounds) {
       stored[name] = now;
     }
   }
-  INFO("burst of " << kCalls << " calls took " << burst_time.count() << " ms unkilled");
+  INFO("burst of " << kCalls << " calls took " << burst_time.count() << " ms unkilled, " << answers_time.count()
+                     << " ms from its first answer");
   CHECK(cut_mid_burst > 0);  // the kills really landed in the middle of bursts
 }
 

@@ -56,7 +56,8 @@ TEST_CASE("named --server-pid values are components, each reported, the node ser
   ServiceProcess node;
   ServiceProcess other;  // idle: a second component that uses no CPU
   const std::string json = node.folder() + "/run.json";
-  const auto run = RunStress(node.url() + " --op hello -n 3000 -c 4 -t 1 --json " + json + " --server-pid node=" +
+  // Enough calls for the node's CPU to show in 10 ms ticks (3,000 took 0.02 s on a quick host: 0 ticks).
+  const auto run = RunStress(node.url() + " --op hello -n 40000 -c 4 -t 1 --json " + json + " --server-pid node=" +
                              std::to_string(node.pid()) + " --server-pid postgres=" + std::to_string(other.pid()));
   INFO(run.output);
   REQUIRE(run.exit_code == 0);
