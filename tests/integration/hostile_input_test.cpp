@@ -353,6 +353,13 @@ TEST_CASE("XML and SOAP abuse gets a sender fault of the request's version and c
       {"99999999999999999999 for an int", true, env(true, "<l:Increment><l:value>99999999999999999999</l:value></l:Increment>")},
       {"abc for an int", false, env(false, "<l:Increment><l:value>abc</l:value></l:Increment>")},
       {"xsi:nil for an int", false, env(false, "<l:Increment><l:value xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\" xsi:nil=\"true\"/></l:Increment>")},
+      // The operation's own element nil (found by the fast_path_diff fuzzer: gSOAP hands the operation a null
+      // request, and <IncCounter xsi:nil="true"/> crashed the worker).
+      {"IncCounter nil", false, env(false, "<l:IncCounter xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\" xsi:nil=\"true\"/>")},
+      {"IncCounter nil, SOAP 1.2", true, env(true, "<l:IncCounter xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\" xsi:nil=\"true\"/>")},
+      {"GetCounter nil", true, env(true, "<l:GetCounter xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\" xsi:nil=\"true\"/>")},
+      {"Increment nil", false, env(false, "<l:Increment xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\" xsi:nil=\"true\"/>")},
+      {"EchoDataSamples nil", true, env(true, "<l:EchoDataSamples xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\" xsi:nil=\"true\"/>")},
       {"a duplicate parameter", true, env(true, "<l:IncCounter><l:name>guarded</l:name><l:name>guarded</l:name></l:IncCounter>")},
       {"an extra parameter", false, env(false, "<l:IncCounter><l:name>guarded</l:name><l:extra>1</l:extra></l:IncCounter>")},
       {"a missing parameter", true, env(true, "<l:IncCounter></l:IncCounter>")},
