@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 
+#include "common/clock.h"
 #include "common/log.h"
 #include "service/store/sqlite_busy_wait.h"
 
@@ -20,12 +21,6 @@ constexpr auto kIdleWake = boost::chrono::seconds(1);
 constexpr int kInlineTries = 1000;  // a millisecond apart
 // A pass at least this long is logged (a RESTART holds new commits for its whole length).
 constexpr int64_t kSlowPassNs = 100'000'000;
-
-int64_t MonotonicNs() {
-  timespec t{};
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return int64_t{t.tv_sec} * 1'000'000'000 + t.tv_nsec;
-}
 
 std::string Millis(int64_t ns) { return std::to_string(ns / 1'000'000) + " ms"; }
 
@@ -84,16 +79,16 @@ int SqliteCheckpointer::OnCommit(void* self, sqlite3* db, const char*, int pages
     // log itself, as SQLite's autocheckpoint would have, but with most frames copied already. A checkpoint
     // running elsewhere (the thread's next pass, another worker's) makes it BUSY at once, without the busy
     // handler: it tries again every millisecond for up to a second, then leaves it to the next commit.
-    const int64_t started = MonotonicNs();
+    const int64_t started = MonotonicNanos();
     int rc = SQLITE_BUSY;
-    for (int tries = 0; tries < kInlineTries && rc == SQLITE_BUSY; ++tries) {
+    for (int tries = 0; tries < kInlineTries; ++tries) {
       rc = sqlite3_wal_checkpoint_v2(db, nullptr, SQLITE_CHECKPOINT_RESTART, nullptr, nullptr);
-      if (rc == SQLITE_OK) checkpointer->inline_restarts_.fetch_add(1, std::memory_order_relaxed);
       if (rc != SQLITE_BUSY) break;
       timespec pause{0, 1000000};
       nanosleep(&pause, nullptr);
     }
-    const int64_t took = MonotonicNs() - started;
+    if (rc == SQLITE_OK) checkpointer->inline_restarts_.fetch_add(1, std::memory_order_relaxed);
+    const int64_t took = MonotonicNanos() - started;
     if (took >= kSlowPassNs || rc != SQLITE_OK) {
       LogLine("store checkpoint: the log reached " + std::to_string(pages) + " pages; the committing thread's "
               "RESTART " + Outcome(rc) + " after " + Millis(took) + " (commits waited meanwhile)");
@@ -124,9 +119,9 @@ void SqliteCheckpointer::Run() {
     }
     wanted_.store(false, std::memory_order_release);
     int log = 0, copied = 0;
-    const int64_t started = MonotonicNs();
+    const int64_t started = MonotonicNanos();
     int rc = sqlite3_wal_checkpoint_v2(db_, nullptr, SQLITE_CHECKPOINT_PASSIVE, &log, &copied);
-    const int64_t passive_ns = MonotonicNs() - started;
+    const int64_t passive_ns = MonotonicNanos() - started;
     if (rc == SQLITE_OK) checkpoints_.fetch_add(1, std::memory_order_relaxed);
     if (passive_ns >= kSlowPassNs) {
       LogLine("store checkpoint: a PASSIVE pass took " + Millis(passive_ns) + " (" + Outcome(rc) + ", " +
@@ -134,9 +129,9 @@ void SqliteCheckpointer::Run() {
     }
     if (rc == SQLITE_OK && log >= kRestartPages) {
       const int passive_log = log, passive_copied = copied;
-      const int64_t restart_started = MonotonicNs();
+      const int64_t restart_started = MonotonicNanos();
       rc = sqlite3_wal_checkpoint_v2(db_, nullptr, SQLITE_CHECKPOINT_RESTART, &log, &copied);
-      const int64_t restart_ns = MonotonicNs() - restart_started;
+      const int64_t restart_ns = MonotonicNanos() - restart_started;
       if (rc == SQLITE_OK) {
         checkpoints_.fetch_add(1, std::memory_order_relaxed);
         restarts_.fetch_add(1, std::memory_order_relaxed);

@@ -46,18 +46,7 @@ std::pair<int, int> Pair() {
 // to a second, until a byte sent on a fresh pair comes back stamped before its read.
 void WaitUntilStampsWork() {
   for (int attempt = 0; attempt < 50; ++attempt) {
-    const int listener = socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t length = sizeof address;
-    bind(listener, reinterpret_cast<sockaddr*>(&address), sizeof address);
-    listen(listener, 1);
-    getsockname(listener, reinterpret_cast<sockaddr*>(&address), &length);
-    const int client = socket(AF_INET, SOCK_STREAM, 0);
-    connect(client, reinterpret_cast<sockaddr*>(&address), sizeof address);
-    const int server = accept(listener, nullptr, nullptr);
-    EnableArrivalStamps(server);
+    auto [client, server] = Pair();
     send(client, "x", 1, 0);
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
     char byte;
@@ -65,7 +54,6 @@ void WaitUntilStampsWork() {
     const bool stamped = ReceiveStamped(server, &byte, 1, &stamp) == 1 && RealtimeNanos() - stamp > 10'000'000;
     close(client);
     close(server);
-    close(listener);
     if (stamped) return;
   }
 }
