@@ -1,5 +1,6 @@
 #include "common/stamped_receive.h"
 
+#include <netinet/in.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 
@@ -7,9 +8,27 @@
 
 namespace lather {
 
-bool EnableArrivalStamps(int fd) {
+namespace {
+bool SetStampOption(int fd) {
   const int one = 1;
   return ::setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof one) == 0;
+}
+
+// The socket that keeps the machine-wide switch on while this process lives (never closed; a UDP
+// socket costs a descriptor and no buffers).
+void HoldStampingOn() {
+  static const int keeper = [] {
+    const int fd = ::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    if (fd >= 0) SetStampOption(fd);
+    return fd;
+  }();
+  (void)keeper;
+}
+}  // namespace
+
+bool EnableArrivalStamps(int fd) {
+  HoldStampingOn();
+  return SetStampOption(fd);
 }
 
 int64_t RealtimeNanos() {
@@ -24,6 +43,12 @@ double SecondsSince(int64_t arrival_ns) {
 }
 
 ssize_t ReceiveStamped(int fd, char* buffer, size_t length, int64_t* arrival_ns) {
+  const ssize_t n = ReceiveWithKernelStamp(fd, buffer, length, arrival_ns);
+  if (n > 0 && *arrival_ns == 0) *arrival_ns = RealtimeNanos();
+  return n;
+}
+
+ssize_t ReceiveWithKernelStamp(int fd, char* buffer, size_t length, int64_t* arrival_ns) {
   iovec data{buffer, length};
   alignas(cmsghdr) char control[CMSG_SPACE(sizeof(timespec))];
   msghdr message{};
@@ -40,7 +65,7 @@ ssize_t ReceiveStamped(int fd, char* buffer, size_t length, int64_t* arrival_ns)
       return n;
     }
   }
-  *arrival_ns = RealtimeNanos();
+  *arrival_ns = 0;
   return n;
 }
 

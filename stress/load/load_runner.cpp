@@ -264,7 +264,8 @@ void Worker::ContinueHandshake(Connection& c, uint64_t now) {
 
 ssize_t Worker::ReadSome(Connection& c, char* data, size_t length) {
   if (!c.tls) {
-    return o_.receive_stamps ? ReceiveStamped(c.fd, data, length, &c.received_realtime_ns) : read(c.fd, data, length);
+    return o_.receive_stamps ? ReceiveWithKernelStamp(c.fd, data, length, &c.received_realtime_ns)
+                            : read(c.fd, data, length);
   }
   size_t got = 0;
   switch (c.tls->Read(data, length, &got)) {
@@ -440,7 +441,11 @@ void Worker::Record(const Call& call, CallOutcome outcome, uint64_t response_hea
   if (ok) {
     stats.latency.Record(now - call.intended_ns);
     stats.service_time.Record(now - call.sent_ns);
-    if (received_ns != 0) stats.receipt_time.Record(received_ns > call.sent_ns ? received_ns - call.sent_ns : 0);
+    if (received_ns != 0) {
+      stats.receipt_time.Record(received_ns > call.sent_ns ? received_ns - call.sent_ns : 0);
+    } else if (o_.receive_stamps && o_.tls == nullptr) {
+      ++stats.unstamped_answers;
+    }
     live_latency.Record(now - call.intended_ns);
     live_ok.store(live_ok.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
   } else {

@@ -31,6 +31,7 @@ void ThreadStats::Merge(const ThreadStats& o) {
   latency.Merge(o.latency);
   service_time.Merge(o.service_time);
   receipt_time.Merge(o.receipt_time);
+  unstamped_answers += o.unstamped_answers;
   for (size_t i = 0; i < outcomes.size(); ++i) outcomes[i] += o.outcomes[i];
   bytes.Merge(o.bytes);
   late_calls += o.late_calls;

@@ -57,6 +57,9 @@ struct ThreadStats {
   // From the actual send to the kernel's receipt of the answer (--receive-stamps; else empty): the service
   // time less this harness's own lateness in reading answers (its core busy, a long batch of events).
   LatencyHistogram receipt_time;
+  // --receive-stamps: answers whose read came without the kernel's stamp (stamping still being switched on
+  // machine-wide as the run began, or a clock that went back): not in receipt_time, counted here.
+  uint64_t unstamped_answers = 0;
   std::array<uint64_t, kCallOutcomeCount> outcomes{};
   ByteCounts bytes;
   uint64_t late_calls = 0;        // open model: sent more than 1 ms after their scheduled time

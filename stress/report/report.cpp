@@ -251,6 +251,11 @@ void PrintReport(const RunReport& r, std::FILE* out) {
                    FormatNanos(static_cast<double>(rt.ValueAtPercentile(99))).c_str(),
                    FormatNanos(static_cast<double>(rt.max())).c_str());
     }
+    if (t.unstamped_answers > 0) {
+      std::fprintf(out, "  (%s answer%s came without the kernel's receive stamp and %s not in the receipt figures)\n",
+                   WithThousands(static_cast<double>(t.unstamped_answers)).c_str(), t.unstamped_answers == 1 ? "" : "s",
+                   t.unstamped_answers == 1 ? "is" : "are");
+    }
   }
 
   const ByteCounts& b = t.bytes;
@@ -450,7 +455,11 @@ Poco::JSON::Object ReportObject(const RunReport& r) {
   };
   root.set("latency", latency_object(t.latency));
   root.set("service_time", latency_object(t.service_time));
-  if (t.receipt_time.count() > 0) root.set("receipt_time", latency_object(t.receipt_time));
+  if (t.receipt_time.count() > 0 || t.unstamped_answers > 0) {
+    Object receipt = latency_object(t.receipt_time);
+    receipt.set("unstamped_answers", t.unstamped_answers);  // answers read without a stamp: not in the figures
+    root.set("receipt_time", receipt);
+  }
 
   const ByteCounts& b = t.bytes;
   const double n = static_cast<double>(r.calls());

@@ -119,7 +119,7 @@ void AddRunDetail(const RunReport& r, Object* root) {
   Object service_time = Child(*root, "service_time");
   service_time.set("histogram", HistogramJson(t.service_time));
   root->set("service_time", service_time);
-  if (t.receipt_time.count() > 0) {
+  if (t.receipt_time.count() > 0 || t.unstamped_answers > 0) {
     Object receipt_time = Child(*root, "receipt_time");
     receipt_time.set("histogram", HistogramJson(t.receipt_time));
     root->set("receipt_time", receipt_time);

@@ -284,7 +284,12 @@ void Read(const Node& root, RunReport* r) {
   t.max_lateness_ns = calls.get<uint64_t>("max_lateness_ns");
   t.latency = Histogram(root.child("latency").child("histogram"));
   t.service_time = Histogram(root.child("service_time").child("histogram"));
-  if (root.has("receipt_time")) t.receipt_time = Histogram(root.child("receipt_time").child("histogram"));  // --receive-stamps
+  if (root.has("receipt_time")) {  // --receive-stamps
+    t.receipt_time = Histogram(root.child("receipt_time").child("histogram"));
+    if (root.child("receipt_time").has("unstamped_answers")) {
+      t.unstamped_answers = root.child("receipt_time").get<uint64_t>("unstamped_answers");
+    }
+  }
 
   const Node counters = root.child("counters");
   t.bytes.request_head = counters.get<uint64_t>("request_head_bytes");

@@ -105,7 +105,11 @@ TEST_CASE("lather-stress with receive stamps times each answer at the kernel's r
   const auto service_time = report->getObject("service_time");
   // Each call's receipt lies between its send and the harness's read of it: a stamp on another clock, or the
   // clocks converted wrongly, would put it outside (0 after clamping, or years).
-  CHECK(receipt->getValue<uint64_t>("count") == report->getObject("calls")->getValue<uint64_t>("ok"));
+  // Every answer is timed at its receipt or counted as unstamped (the kernel switches stamping on machine-wide from
+  // deferred work: a first answer may come before it is done; the harness then holds it on for its run).
+  const uint64_t unstamped = receipt->getValue<uint64_t>("unstamped_answers");
+  CHECK(receipt->getValue<uint64_t>("count") + unstamped == report->getObject("calls")->getValue<uint64_t>("ok"));
+  CHECK(unstamped < receipt->getValue<uint64_t>("count"));
   CHECK(receipt->getValue<uint64_t>("min_ns") > 0);
   CHECK(receipt->getValue<uint64_t>("max_ns") <= service_time->getValue<uint64_t>("max_ns"));
   CHECK(receipt->getValue<uint64_t>("p50_ns") <= service_time->getValue<uint64_t>("p50_ns"));
