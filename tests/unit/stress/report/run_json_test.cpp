@@ -48,6 +48,13 @@ TEST_CASE("a run with receive stamps keeps its receipt times through JSON and on
   REQUIRE(lather::ParseRunJson(json, &back).ok());
   CHECK(back.load.total.receipt_time == run.load.total.receipt_time);
   CHECK(lather::ReportJson(back) == json);
+  // Answers read without a stamp are counted beside the figures and kept too.
+  run.load.total.unstamped_answers = 3;
+  const std::string with_unstamped = lather::ReportJson(run);
+  CHECK(with_unstamped.find("\"unstamped_answers\": 3,") != std::string::npos);
+  REQUIRE(lather::ParseRunJson(with_unstamped, &back).ok());
+  CHECK(back.load.total.unstamped_answers == 3);
+  CHECK(lather::ReportJson(back) == with_unstamped);
 }
 
 TEST_CASE("the JSON's histogram is sparse and exact, with the count, sum, min, max and overflow", "[stress][report][json]") {
