@@ -260,11 +260,13 @@ ssize_t Connection::ReceiveNow(size_t* asked) {
   // While the loop sheds load, a new request's first read takes only about a head's worth: if it is refused
   // on its head its body is dropped in the kernel (DiscardBody) instead of being copied out; if it is served,
   // the next read takes the rest.
-  const size_t length = std::min(in_.space(), in_.empty() && loop_->router().shedding() ? kHeadProbe : kMaxReadPerWake);
+  const bool probe = in_.empty() && loop_->router().shedding();
+  const size_t length = std::min(in_.space(), probe ? kHeadProbe : kMaxReadPerWake);
   *asked = length;
   if (tls_) return ReceiveTls(room, length);
   const ssize_t n = ReceiveStamped(socket_.native_handle(), room, length, &arrival_ns_);
   NoteRead(n, length);
+  head_probed_ = probe && n > 0 && !last_read_drained_;
   return n;
 }
 
@@ -360,6 +362,11 @@ void Connection::Process() {
         SetPhase(parser_.head_complete() ? Phase::kBody : Phase::kHead);
         if (parser_.head_complete() && parser_.request().expect_continue && !continue_sent_) {
           return SendContinue();
+        }
+        if (std::exchange(head_probed_, false)) {
+          // Only a head's worth was read (shedding) and the request is kept: the rest of it is most often in the
+          // socket already. Read it now, not after re-arming the registration and a round of the loop.
+          return OnReadable(boost::system::error_code());
         }
         return Read();
       }

@@ -141,6 +141,7 @@ class Connection : public std::enable_shared_from_this<Connection>,
   ArrivalBounds seen_;        // the socket's queue as reads saw it (plain connections)
   bool last_read_drained_ = true;  // the last read emptied the socket
   bool observe_wake_ = false;      // this wake-up's first read asks the queue's length (shedding only)
+  bool head_probed_ = false;       // the last read took only a head's worth (shedding) and left bytes in the socket
   // After a read's recv() (`n` of `asked` bytes; errno kept): the offset, and what the read saw of the queue.
   void NoteRead(ssize_t n, size_t asked);
   // request_arrival_ns_ for the request at the start of in_, `size` bytes long when its head says so (0: unknown).
