@@ -56,6 +56,15 @@ ServiceProcess::ServiceProcess(std::string store_uri, std::vector<std::string> e
   char pattern[] = "/tmp/lather-test-XXXXXX";
   if (::mkdtemp(pattern) == nullptr) throw std::runtime_error("mkdtemp failed");
   folder_ = pattern;
+  // A constructor that throws runs no destructor: the folder goes here then (a service that did not start).
+  struct RemoveUnlessStarted {
+    const std::string& folder;
+    bool started = false;
+    ~RemoveUnlessStarted() {
+      std::error_code ignored;
+      if (!started) std::filesystem::remove_all(folder, ignored);
+    }
+  } cleanup{folder_};
   store_uri_ = store_uri.empty() ? "sqlite:" + folder_ + "/counters.db" : std::move(store_uri);
   const std::string port_file = folder_ + "/port";
   const std::string log_file = folder_ + "/service.log";
@@ -94,7 +103,10 @@ ServiceProcess::ServiceProcess(std::string store_uri, std::vector<std::string> e
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(15);
   while (std::chrono::steady_clock::now() < deadline) {
     std::ifstream in(port_file);
-    if (in >> port_ && port_ > 0) return;
+    if (in >> port_ && port_ > 0) {
+      cleanup.started = true;
+      return;
+    }
     int status = 0;
     if (::waitpid(pid_, &status, WNOHANG) == pid_) {
       pid_ = -1;
