@@ -276,24 +276,20 @@ void Connection::NoteRead(ssize_t n, size_t asked) {
   const bool drained = (n > 0 && static_cast<size_t>(n) < asked) ||
                        (n < 0 && (saved_errno == EAGAIN || saved_errno == EWOULDBLOCK));
   if (n >= 0 || drained) last_read_drained_ = drained;
+  // What was just read is stamped over the limit already: its request is refused whatever it has behind it, so
+  // the wake-up's observation is left to a later read (or the read that empties the socket).
+  const bool stale = n > 0 && !drained && observe_wake_ && loop_->router().OverQueueWait(SecondsSince(arrival_ns_));
   if (drained) {
     seen_.Observe(RealtimeNanos(), read_offset_);  // empty now: what comes next arrives after this
-  } else if (n > 0 && observe_wake_) {
+  } else if (n > 0 && observe_wake_ && !stale) {
     // Shedding, and the socket holds more: where its queue ends now bounds the arrival of what is read later in
-    // this wake-up and the next (one ioctl per wake-up, only while shedding). Not while what was just read is
-    // stamped over the limit already: its request is refused whatever it has behind it, and a later read of this
-    // wake-up (or the read that empties the socket) observes instead.
-    const int64_t now = RealtimeNanos();
-    if (loop_->router().OverQueueWait(static_cast<double>(now - arrival_ns_) / 1e9)) {
-      errno = saved_errno;
-      return;
-    }
+    // this wake-up and the next (one ioctl per wake-up, only while shedding).
     int queued = 0;
     if (::ioctl(socket_.native_handle(), SIOCINQ, &queued) == 0 && queued >= 0) {
-      seen_.Observe(now, read_offset_ + static_cast<uint64_t>(queued));
+      seen_.Observe(RealtimeNanos(), read_offset_ + static_cast<uint64_t>(queued));
     }
   }
-  observe_wake_ = false;
+  if (!stale) observe_wake_ = false;
   errno = saved_errno;
 }
 
