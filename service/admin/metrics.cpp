@@ -93,7 +93,7 @@ void LoopMetrics::AddTo(LoopMetrics* total) const {
   add(open_connections_, total->open_connections_);
   add(connections_accepted_, total->connections_accepted_);
   add(in_flight_, total->in_flight_);
-  add(refusal_cpu_nanos_, total->refusal_cpu_nanos_);
+  add(refusal_nanos_, total->refusal_nanos_);
   add(refusals_timed_, total->refusals_timed_);
   for (size_t i = 0; i < soap_paths_.size(); ++i) add(soap_paths_[i], total->soap_paths_[i]);
 }
@@ -157,14 +157,15 @@ std::string RenderMetrics(const std::vector<const LoopMetrics*>& loops, size_t p
   RenderHistogram(loops, &LoopMetrics::busy_, "lather_busy_answer_seconds",
                   "Server time spent answering 503 to requests that waited over --max-queue-wait.", &out);
 
-  AppendMetricHeader(&out, "lather_refusal_cpu_seconds_total", "counter",
-         "Loop CPU (the thread's own clock) of connection wake-ups that answered only busy refusals, from the first "
-         "read to the write of the 503s: reading, framing, the decision, dropping the bodies, writing. Divided by "
-         "lather_refusals_timed_total: what one refusal costs (less the wake-up itself, which is not timed). One "
-         "such wake-up in 16 is timed (the thread's clock is a system call).");
-  const uint64_t refusal_nanos = sum([](const LoopMetrics& m) -> const auto& { return m.refusal_cpu_nanos_; });
-  out.append("lather_refusal_cpu_seconds_total ").append(MetricNumber(static_cast<double>(refusal_nanos) / 1e9)).append("\n");
-  AppendMetricHeader(&out, "lather_refusals_timed_total", "counter", "The 503s answered in the wake-ups lather_refusal_cpu_seconds_total timed.");
+  AppendMetricHeader(&out, "lather_refusal_seconds_total", "counter",
+         "Time of the loop thread (monotonic clock) in connection wake-ups that answered only busy refusals, from the "
+         "first read to the write of the 503s: reading, framing, the decision, dropping the bodies, writing; the "
+         "wake-up's own work only, not other connections' between its read and its handling. Divided by "
+         "lather_refusals_timed_total: what one refusal costs the loop (less the wake-up itself: epoll, dispatch). "
+         "Every such wake-up while the loop sheds load.");
+  const uint64_t refusal_nanos = sum([](const LoopMetrics& m) -> const auto& { return m.refusal_nanos_; });
+  out.append("lather_refusal_seconds_total ").append(MetricNumber(static_cast<double>(refusal_nanos) / 1e9)).append("\n");
+  AppendMetricHeader(&out, "lather_refusals_timed_total", "counter", "The 503s answered in the wake-ups lather_refusal_seconds_total timed.");
   out.append("lather_refusals_timed_total ").append(std::to_string(sum([](const LoopMetrics& m) -> const auto& { return m.refusals_timed_; }))).append("\n");
   AppendMetricHeader(&out, "lather_soap_path_total", "counter",
          "SOAP calls by who read them: path=\"fast\" the one-pass reader for the commonest Increment, HelloWorld, "

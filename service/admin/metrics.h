@@ -49,10 +49,11 @@ class LoopMetrics {
   void RecordQueueWait(double seconds) { wait_.Record(seconds); }
   // A request over the queue-wait limit was answered 503 in `seconds` of server time.
   void RecordBusyAnswer(double seconds) { busy_.Record(seconds); }
-  // A wake-up of a connection answered only refusals (busy): `refusals` of them, in `cpu_nanos` of the loop
-  // thread's CPU from its first read to the write of their answers (the event engine, while shedding).
-  void RecordRefusalCost(uint64_t cpu_nanos, uint64_t refusals) {
-    Add(refusal_cpu_nanos_, cpu_nanos);
+  // A wake-up of a connection answered only refusals (busy): `refusals` of them, in `nanos` of the loop thread's
+  // time (monotonic clock) in that wake-up's own work, from its first read to the write of their answers (the
+  // event engine, while shedding).
+  void RecordRefusalTime(uint64_t nanos, uint64_t refusals) {
+    Add(refusal_nanos_, nanos);
     Add(refusals_timed_, refusals);
   }
   // A request was rejected at the HTTP layer with `status`.
@@ -94,7 +95,7 @@ class LoopMetrics {
   std::atomic<uint64_t> open_connections_{0};
   std::atomic<uint64_t> connections_accepted_{0};
   std::atomic<uint64_t> in_flight_{0};
-  std::atomic<uint64_t> refusal_cpu_nanos_{0};
+  std::atomic<uint64_t> refusal_nanos_{0};
   std::atomic<uint64_t> refusals_timed_{0};
   std::array<std::atomic<uint64_t>, 2> soap_paths_{};  // [0] fast path, [1] gSOAP
 };

@@ -153,7 +153,7 @@ void Connection::OnDeadline() {
 }
 
 void Connection::Read() {
-  wake_cpu_ns_ = 0;  // the wake-up ends here without a write: nothing to time
+  wake_timed_ = false;  // the wake-up ends here without a write: nothing to book
   if (tls_) return ReadTls();
   if (phase_ == Phase::kIdle && loop_->edge_reads()) {
     // The wait for the next request: no buffer held, no epoll re-arm (see EdgeSocket). A FIN that came with
@@ -196,7 +196,9 @@ EdgeSocket::ReadResult Connection::ReadReady() {
   do {
     n = ReceiveNow(&asked);
   } while (n < 0 && errno == EINTR);
-  if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+  const int read_errno = errno;
+  PauseWake();  // the reactor goes on with other sockets before ReadDone runs (ResumeWake)
+  if (n < 0 && (read_errno == EAGAIN || read_errno == EWOULDBLOCK)) {
     if (in_.empty()) loop_->ReturnReadBuffer(&in_);  // a read tried before an edge came: an idle connection holds none
     if (out_.empty()) return EdgeSocket::ReadResult::kWouldBlock;
     read_outcome_ = ReadOutcome::kNothingButAnswers;  // refusals answered on their heads go out first
@@ -217,6 +219,7 @@ EdgeSocket::ReadResult Connection::ReadReady() {
 void Connection::ReadDone(const boost::system::error_code& error) {
   const ReadOutcome outcome = std::exchange(read_outcome_, ReadOutcome::kNotRead);
   if (phase_ == Phase::kClosed) return;
+  ResumeWake();
   if (error) return Close();
   switch (outcome) {
     case ReadOutcome::kNotRead:
@@ -233,15 +236,27 @@ void Connection::ReadDone(const boost::system::error_code& error) {
 }
 
 void Connection::BeginWake() {
-  // Time this wake-up if the loop sheds load and its timing is armed (EventLoop::RefusalTimingArmed): it may
-  // answer only refusals. A wake-up not timed leaves no start behind for a later one to book.
-  wake_cpu_ns_ = 0;
+  // Timed while the loop sheds load: it may answer only refusals. Two to four reads of the monotonic clock (vDSO,
+  // tens of nanoseconds) per wake-up, in its own pieces: the thread's CPU clock (a system call, so read for one
+  // wake-up in 16) from the read to the write booked, for a read done at once after a write (EdgeSocket's
+  // speculative read: its ReadDone is queued behind the loop's other work), every connection's work between the two.
   observe_wake_ = loop_->router().shedding() && !tls_;
-  if (loop_->router().shedding() && loop_->RefusalTimingArmed()) {
-    wake_cpu_ns_ = ThreadCpuNanos();
-    wake_refused_ = 0;
-    wake_served_ = false;
-  }
+  wake_timed_ = loop_->router().shedding();
+  if (!wake_timed_) return;
+  wake_piece_ns_ = MonotonicNanos();
+  wake_spent_ns_ = 0;
+  wake_refused_ = 0;
+  wake_served_ = false;
+}
+
+void Connection::PauseWake() {
+  if (!wake_timed_ || wake_piece_ns_ == 0) return;
+  wake_spent_ns_ += MonotonicNanos() - wake_piece_ns_;
+  wake_piece_ns_ = 0;
+}
+
+void Connection::ResumeWake() {
+  if (wake_timed_ && wake_piece_ns_ == 0) wake_piece_ns_ = MonotonicNanos();
 }
 
 ssize_t Connection::ReceiveNow(size_t* asked) {
@@ -402,7 +417,6 @@ bool Connection::Queue(size_t consumed) {
   parser_.Reset();
   if (response_.busy) {
     ++wake_refused_;
-    loop_->CountRefusal();
   } else {
     wake_served_ = true;
   }
@@ -455,6 +469,7 @@ void Connection::DiscardBody() {
 }
 
 void Connection::RunDeferred() {
+  wake_timed_ = false;  // the call goes on off the loop: its answer, whatever it is, is no refusal of this wake-up's
   if (response_.increment && loop_->writer() != nullptr) return SubmitIncrement();
   RunOnPool();
 }
@@ -587,15 +602,15 @@ void Connection::Flush(bool with_response) {
                            [self = shared_from_this()](const boost::system::error_code& error, size_t bytes) {
                              self->OnWritten(error, bytes);
                            });
-  if (wake_cpu_ns_ != 0) NoteRefusalCost();  // the write above has been tried already (Asio writes at once)
+  if (wake_timed_) NoteRefusalCost();  // the write above has been tried already (Asio writes at once)
 }
 
 void Connection::NoteRefusalCost() {
+  PauseWake();  // the piece running ends with the write
   if (wake_refused_ > 0 && !wake_served_) {
-    loop_->metrics().RecordRefusalCost(static_cast<uint64_t>(ThreadCpuNanos() - wake_cpu_ns_), wake_refused_);
-    loop_->RefusalTimed();
+    loop_->metrics().RecordRefusalTime(static_cast<uint64_t>(wake_spent_ns_), wake_refused_);
   }
-  wake_cpu_ns_ = 0;
+  wake_timed_ = false;
 }
 
 void Connection::ReleaseBuffers() {

@@ -147,14 +147,19 @@ class Connection : public std::enable_shared_from_this<Connection>,
   // request_arrival_ns_ for the request at the start of in_, `size` bytes long when its head says so (0: unknown).
   void SetRequestArrival(uint64_t size);
   uint64_t discard_left_ = 0;  // bytes of a request refused on its head still to drop from the socket
-  // The cost of refusals (LoopMetrics::RecordRefusalCost), timed only while the loop sheds load, about one
-  // refusal in EventLoop::kRefusalTimingEvery: the thread's CPU clock when this wake-up's first read began
-  // (0: not timing), and what the answers queued since were.
-  int64_t wake_cpu_ns_ = 0;
+  // The cost of refusals (LoopMetrics::RecordRefusalTime), timed in every wake-up while the loop sheds load, on
+  // the monotonic clock (no system call): the wake-up's own pieces only - its read on the reactor's turn
+  // (ReadReady) and its handling from ReadDone to the write - not the other connections' reads the reactor does
+  // between the two. What the answers queued since it began were.
+  bool wake_timed_ = false;
+  int64_t wake_piece_ns_ = 0;  // when the running piece began (0: paused between ReadReady and ReadDone)
+  int64_t wake_spent_ns_ = 0;  // the pieces before it
   uint32_t wake_refused_ = 0;
   bool wake_served_ = false;
-  void BeginWake();  // a wake-up from Read()'s wait begins: times it, if it is one to time
-  void NoteRefusalCost();
+  void BeginWake();        // a wake-up from Read()'s wait begins: timed while the loop sheds load
+  void PauseWake();        // ReadReady ends: the reactor reads other sockets before this one's ReadDone runs
+  void ResumeWake();       // ReadDone begins
+  void NoteRefusalCost();  // the answers are written: books a wake-up that answered only refusals
   HttpRequestParser parser_;
   HttpResponse response_;
   std::string out_;                    // answers to pipelined requests not yet written

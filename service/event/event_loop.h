@@ -145,20 +145,6 @@ class EventLoop {
   // The most deadlines one turn of the loop expires before other connections' work runs again.
   static constexpr size_t kExpiriesPerTurn = 16;
 
-  // Which wake-ups of a shedding loop are timed (LoopMetrics::RecordRefusalCost): one refusal in about
-  // kRefusalTimingEvery. Reading a thread's CPU clock is a system call (about 1.5 us here, two per timed
-  // wake-up): timing every refusal added a fifth to what one costs (bench/overload, lather-refusal-floor).
-  // The timing is armed at the start and again kRefusalTimingEvery refusals after each one booked; while armed,
-  // every wake-up is timed until one that answered only refusals is booked. (Counting wake-ups instead let the
-  // turn fall on wake-ups that refused nothing - a body being dropped, a read that found no bytes - and, with
-  // the edge read's extra tries, 24 refusals could go by with none timed.)
-  static constexpr uint32_t kRefusalTimingEvery = 16;
-  bool RefusalTimingArmed() const { return refusals_until_timing_ == 0; }
-  void CountRefusal() {
-    if (refusals_until_timing_ > 0) --refusals_until_timing_;
-  }
-  void RefusalTimed() { refusals_until_timing_ = kRefusalTimingEvery; }
-
  private:
   const ServerOptions& options_;
   // One thread runs it, and every socket operation on it starts there (the acceptor's peer sockets are only
@@ -183,7 +169,6 @@ class EventLoop {
   std::unordered_set<std::shared_ptr<Connection>> connections_;
   bool stopping_ = false;
   bool edge_reads_ = true;  // not LATHER_EDGE_READS=0, read once at construction
-  uint32_t refusals_until_timing_ = 0;  // 0: the next wake-up of a shedding loop is timed
   std::atomic<int>* connection_count_ = nullptr;
   boost::asio::steady_timer tick_{io_};
   std::atomic<int64_t> last_tick_ns_{0};

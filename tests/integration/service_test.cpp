@@ -654,9 +654,8 @@ TEST_CASE("a request over --max-queue-wait is refused on its head: 503 before it
   CHECK(MetricValue(metrics, "lather_http_rejections_total{status=\"503\"}") == 2);
   CHECK(MetricValue(metrics, "lather_busy_answer_seconds_count") == 2);
 
-  // Once the loop is shedding, the cost of about one refusal in 16 (EventLoop::kRefusalTimingEvery) is timed
-  // for /metrics: 24 refused requests on their own connections time at least one, whatever other wake-ups
-  // (the bodies dropped, reads that found nothing) come between them.
+  // While the loop sheds load, every wake-up that answers only refusals is timed for /metrics: 24 refused requests
+  // on their own connections book 23 or 24 (the first wake-up began before the loop knew it was shedding).
   std::vector<std::unique_ptr<lather::test::RawConnection>> shed;
   for (int i = 0; i < 24; ++i) {
     shed.push_back(std::make_unique<lather::test::RawConnection>(service.port()));
@@ -667,14 +666,59 @@ TEST_CASE("a request over --max-queue-wait is refused on its head: 503 before it
   REQUIRE(lather::test::WaitAllThreadsStopped(service.pid()));
   for (auto& c : shed) REQUIRE(c->Send(request));
   std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  const auto resumed = std::chrono::steady_clock::now();
   REQUIRE(::kill(service.pid(), SIGCONT) == 0);
   for (auto& c : shed) CHECK(c->Receive().status == 503);
+  const double burst = std::chrono::duration<double>(std::chrono::steady_clock::now() - resumed).count();
   const std::string after = SendRaw(service.port(), "GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n").body;
   CHECK(MetricValue(after, "lather_busy_answer_seconds_count") == 2 + 24);
   CHECK(MetricValue(after, "lather_refusals_timed_total") <= 24);
-  CHECK(MetricValue(after, "lather_refusals_timed_total") >= 1);
-  CHECK(MetricValue(after, "lather_refusal_cpu_seconds_total") > 0);
-  CHECK(MetricValue(after, "lather_refusal_cpu_seconds_total") < 0.01 * MetricValue(after, "lather_refusals_timed_total"));
+  CHECK(MetricValue(after, "lather_refusals_timed_total") >= 23);
+  CHECK(MetricValue(after, "lather_refusal_seconds_total") > 0);
+  CHECK(MetricValue(after, "lather_refusal_seconds_total") < burst);  // one thread's pieces of time within it
+}
+
+TEST_CASE("the refusal time in /metrics books each wake-up's own work: its sum stays within the time the refusals took",
+          "[integration][limits]") {
+  // A connection whose answers were written reads its next requests at once (EdgeSocket's speculative read), and
+  // the handling of what it read runs after the other connections' work queued on the loop. Timed from that read
+  // to its write, each such wake-up booked the others' work as its own: in bench/overload's overload phase
+  // 1,259 us per refusal (about 6 us each in truth). 300 connections x 48 pipelined requests refused (each over
+  // the 1 KiB first read of a shedding loop: refused on its head, its body dropped; about 25 answers to a write, so
+  // two wake-ups each, the second read at once after the first's write), on one loop thread: the booked times are
+  // pieces of that thread's time and must sum to less than the burst. (By hand, 12-07: the previous service booked
+  // 1.11 s in a burst of 52 ms; this one 35 ms in 59 ms.)
+  const char* engine = std::getenv("LATHER_TEST_ENGINE");
+  if (engine != nullptr && std::string(engine) == "classic") return;  // the classic engine does not shed on heads
+  // A receive buffer that holds a connection's 77 KB while the service is stopped (the client's writes return).
+  ServiceProcess service("", {"--max-queue-wait", "100", "--threads", "1", "--receive-buffer", "1048576"});
+  const std::string request = SoapPost(kSoap11Type, Envelope(kEnv11, "<l:HelloWorld/>" + std::string(1200, ' ')));
+  std::string pipelined;
+  constexpr int kPerConnection = 48;
+  for (int i = 0; i < kPerConnection; ++i) pipelined += request;
+  std::vector<std::unique_ptr<lather::test::RawConnection>> connections;
+  for (int i = 0; i < 300; ++i) {
+    connections.push_back(std::make_unique<lather::test::RawConnection>(service.port()));
+    REQUIRE(connections.back()->Send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"));  // accepted before the stop
+    REQUIRE(connections.back()->Receive().status == 200);
+  }
+  REQUIRE(::kill(service.pid(), SIGSTOP) == 0);
+  REQUIRE(lather::test::WaitAllThreadsStopped(service.pid()));
+  for (auto& c : connections) REQUIRE(c->Send(pipelined));
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  const auto resumed = std::chrono::steady_clock::now();
+  REQUIRE(::kill(service.pid(), SIGCONT) == 0);
+  size_t refused = 0;
+  for (auto& c : connections) {
+    for (int i = 0; i < kPerConnection; ++i) refused += c->Receive().status == 503 ? 1 : 0;
+  }
+  const double burst = std::chrono::duration<double>(std::chrono::steady_clock::now() - resumed).count();
+  REQUIRE(refused == 300 * kPerConnection);
+  const std::string metrics = SendRaw(service.port(), "GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n").body;
+  // Every wake-up timed but the first (which began before the loop knew it was shedding).
+  CHECK(MetricValue(metrics, "lather_refusals_timed_total") >= 300 * kPerConnection - kPerConnection);
+  CHECK(MetricValue(metrics, "lather_refusal_seconds_total") > 0);
+  CHECK(MetricValue(metrics, "lather_refusal_seconds_total") < burst);
 }
 
 TEST_CASE("one connection more than --max-connections is answered 503 and closed, and the others keep working",
