@@ -376,19 +376,16 @@ void Connection::Process() {
           parser_.Discard(decoded);
         }
         if (parser_.expected_size() > 0 && !tls_ && RefuseOnHead()) return;
-        const bool send_continue =
-            parser_.head_complete() && parser_.request().expect_continue && !continue_sent_;
-        if (!send_continue && std::exchange(head_probed_, false)) {
-          // Only a head's worth was read (shedding) and the request is kept: the rest of it is most often in the
-          // socket already. Read it now - before the answers of the refusals ahead of it are written, so that they
-          // go out with its own in one write (OnReadable writes them if the rest is not there yet), not in a write
-          // of their own whose completion waits a round of the loop, and the kept request with it.
-          SetPhase(parser_.head_complete() ? Phase::kBody : Phase::kHead);
-          return OnReadable(boost::system::error_code());
-        }
         if (!out_.empty()) return Flush(false);  // answer what is done before waiting for more
         SetPhase(parser_.head_complete() ? Phase::kBody : Phase::kHead);
-        if (send_continue) return SendContinue();
+        if (parser_.head_complete() && parser_.request().expect_continue && !continue_sent_) {
+          return SendContinue();
+        }
+        if (std::exchange(head_probed_, false)) {
+          // Only a head's worth was read (shedding) and the request is kept: the rest of it is most often in the
+          // socket already. Read it now, not after re-arming the registration and a round of the loop.
+          return OnReadable(boost::system::error_code());
+        }
         return Read();
       }
       case HttpRequestParser::Result::kError:
