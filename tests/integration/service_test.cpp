@@ -715,8 +715,9 @@ TEST_CASE("the refusal time in /metrics books each wake-up's own work: its sum s
   const double burst = std::chrono::duration<double>(std::chrono::steady_clock::now() - resumed).count();
   REQUIRE(refused == 300 * kPerConnection);
   const std::string metrics = SendRaw(service.port(), "GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n").body;
-  // Every wake-up timed but the first (which began before the loop knew it was shedding).
-  CHECK(MetricValue(metrics, "lather_refusals_timed_total") >= 300 * kPerConnection - kPerConnection);
+  // Nearly every refusal is in a timed wake-up: not the first's (it began before the loop knew it was shedding), nor
+  // those answered from a write's completion (a wake-up's timing ends with its write); 52% before, one in 16 armed.
+  CHECK(MetricValue(metrics, "lather_refusals_timed_total") >= 0.9 * 300 * kPerConnection);
   CHECK(MetricValue(metrics, "lather_refusal_seconds_total") > 0);
   CHECK(MetricValue(metrics, "lather_refusal_seconds_total") < burst);
 }
