@@ -153,6 +153,7 @@ void RequestRouter::Busy(double waited_seconds, int soap_version, bool keep_aliv
   response->close = !keep_alive;
   response->busy = true;
   shedding_ = true;
+  last_refusal_ns_ = StarvationGuard::CoarseNowNanos();
   metrics_->RecordBusyAnswer(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
 }
 
@@ -311,7 +312,7 @@ void RequestRouter::ServeSoap(const HttpRequest& request, bool keep_alive, doubl
       starvation_.ServedInLimit();
       break;
   }
-  shedding_ = false;
+  if (shedding_ && StarvationGuard::CoarseNowNanos() - last_refusal_ns_ > kSheddingHoldNanos) shedding_ = false;
   if (facts.coding == SoapRequestFacts::Coding::kUnsupported) {
     return RejectAs(facts.version, 415, "Content-Encoding " + std::string(facts.content_encoding) +
                     " is not supported (gzip is)", "", response);

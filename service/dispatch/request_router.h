@@ -87,9 +87,13 @@ class RequestRouter {
   double max_queue_wait() const { return max_queue_wait_; }
   // Whether a request that waited `waited_seconds` is over the limit (never, with no limit).
   bool OverQueueWait(double waited_seconds) const { return max_queue_wait_ > 0 && waited_seconds > max_queue_wait_; }
-  // True when the last SOAP call this router judged against --max-queue-wait was refused: the loop is
-  // shedding load, and its next request is likely refused on its head too.
+  // True from a refusal by age until this router has served for kSheddingHoldNanos without refusing: the loop is
+  // shedding load, its next request is likely refused on its head too, and a pipelined request is judged from the
+  // earliest it can have arrived. (Ended by the first served request, it was off for the requests read between
+  // a served one and the next refusal - a quarter of the wake-ups under bench/overload's 3x - and those were judged
+  // by merged receive stamps.)
   bool shedding() const { return shedding_; }
+  static constexpr int64_t kSheddingHoldNanos = 100'000'000;
 
   // Fills *response (cleared first) for `request`, which arrived `waited_seconds` ago. With
   // `allow_keep_alive` false (the server is stopping) the response says Connection: close.
@@ -131,6 +135,7 @@ class RequestRouter {
   double max_queue_wait_ = 0;
   StarvationGuard starvation_;  // keeps the refusals by age from starving the loop
   bool shedding_ = false;
+  int64_t last_refusal_ns_ = 0;  // StarvationGuard::CoarseNowNanos() of the last refusal by age
   // Busy()'s reason after the wait's digits (it names the limit); the envelope around it is built once.
   static std::string BusyReasonTail(double limit_seconds);
   std::string busy_reason_tail_ = BusyReasonTail(0);
