@@ -713,16 +713,24 @@ TEST_CASE("the refusal time in /metrics books each wake-up's own work: its sum s
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
   const auto resumed = std::chrono::steady_clock::now();
   REQUIRE(::kill(service.pid(), SIGCONT) == 0);
-  size_t refused = 0;
+  size_t refused = 0, served = 0;
   for (auto& c : connections) {
-    for (int i = 0; i < kPerConnection; ++i) refused += c->Receive().status == 503 ? 1 : 0;
+    for (int i = 0; i < kPerConnection; ++i) {
+      const int status = c->Receive().status;
+      refused += status == 503 ? 1 : 0;
+      served += status == 200 ? 1 : 0;
+    }
   }
   const double burst = std::chrono::duration<double>(std::chrono::steady_clock::now() - resumed).count();
-  REQUIRE(refused == 300 * kPerConnection);
+  // Every request answered; most refused. A burst that refuses for more than two 100 ms intervals (a slow build:
+  // 13,936 refused and 464 served under ASan beside other tests, 1.15 s) lets the StarvationGuard serve one in four
+  // of the rest over the limit, as it is made to (service/dispatch/starvation_guard.h).
+  REQUIRE(refused + served == 300 * kPerConnection);
+  REQUIRE(served <= 300 * kPerConnection / 4);
   const std::string metrics = SendRaw(service.port(), "GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n").body;
   // Nearly every refusal is in a timed wake-up: not the first's (it began before the loop knew it was shedding), nor
   // those answered from a write's completion (a wake-up's timing ends with its write); 52% before, one in 16 armed.
-  CHECK(MetricValue(metrics, "lather_refusals_timed_total") >= 0.9 * 300 * kPerConnection);
+  CHECK(MetricValue(metrics, "lather_refusals_timed_total") >= 0.9 * static_cast<double>(refused));
   CHECK(MetricValue(metrics, "lather_refusal_seconds_total") > 0);
   CHECK(MetricValue(metrics, "lather_refusal_seconds_total") < burst);
 }
